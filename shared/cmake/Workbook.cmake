@@ -1,0 +1,167 @@
+# Workbook.cmake: project-wide settings and workbook_lesson(), the one call in a lesson's
+# CMakeLists.txt. Included once from the top-level CMakeLists.txt.
+
+include_guard(GLOBAL)
+include(CheckLanguage)
+
+set(WB_SHARED_DIR "${CMAKE_CURRENT_LIST_DIR}/.." CACHE INTERNAL "")
+cmake_path(NORMAL_PATH WB_SHARED_DIR)
+set(WB_TEST_TIMEOUT 120 CACHE STRING "Seconds one run of a lesson program may take in a test")
+
+# ---- Sanitizers (sim-asan, sim-race presets): the whole host build, no CUDA -------------------
+if(WB_SANITIZE STREQUAL "address")
+  add_compile_options(-fsanitize=address,undefined -fno-omit-frame-pointer -fno-sanitize-recover=undefined)
+  add_link_options(-fsanitize=address,undefined)
+  set(WB_CUDA OFF CACHE BOOL "" FORCE)
+elseif(WB_SANITIZE STREQUAL "thread")
+  add_compile_options(-fsanitize=thread -fno-omit-frame-pointer)
+  add_link_options(-fsanitize=thread)
+  set(WB_CUDA OFF CACHE BOOL "" FORCE)
+elseif(NOT WB_SANITIZE STREQUAL "")
+  message(FATAL_ERROR "WB_SANITIZE must be empty, 'address' or 'thread', not '${WB_SANITIZE}'")
+endif()
+
+# ---- The CUDA backend: whenever a toolkit is found, GPU or not ---------------------------------
+set(WB_HAVE_CUDA OFF)
+if(WB_CUDA)
+  check_language(CUDA)
+  if(CMAKE_CUDA_COMPILER)
+    # An explicit list, never "native" (which silently falls back where there is no GPU):
+    # sm_75 is CUDA 13's oldest, sm_90 is the H100/H200. Override with -DCMAKE_CUDA_ARCHITECTURES.
+    if(NOT DEFINED CMAKE_CUDA_ARCHITECTURES)
+      set(CMAKE_CUDA_ARCHITECTURES "75;90" CACHE STRING "GPU architectures to build for")
+    endif()
+    enable_language(CUDA)
+    set(CMAKE_CUDA_STANDARD 17)
+    set(CMAKE_CUDA_STANDARD_REQUIRED ON)
+    find_package(CUDAToolkit REQUIRED)
+    set(WB_HAVE_CUDA ON)
+  else()
+    message(STATUS "workbook: no CUDA toolkit found; lessons build for the CPU simulator only")
+  endif()
+endif()
+if(NOT WB_SIM AND NOT WB_HAVE_CUDA)
+  message(FATAL_ERROR "workbook: nothing to build: WB_SIM is OFF and no CUDA toolkit was found")
+endif()
+
+find_package(OpenMP COMPONENTS C)
+
+# Warnings on for the project's own code; errors with WB_WERROR (CI).
+function(workbook_warnings target)
+  target_compile_options(${target} PRIVATE
+    $<$<COMPILE_LANGUAGE:C,CXX>:-Wall -Wextra>
+    $<$<COMPILE_LANGUAGE:CUDA>:-Xcompiler=-Wall,-Wextra>)
+  if(WB_WERROR)
+    target_compile_options(${target} PRIVATE
+      $<$<COMPILE_LANGUAGE:C,CXX>:-Werror>
+      $<$<COMPILE_LANGUAGE:CUDA>:-Werror=all-warnings -Xcompiler=-Werror>)
+  endif()
+endfunction()
+
+# workbook_lesson([TEST_ARGS "--n 1" "--n 2" ...] [LIBRARIES ...] [OPENMP])
+#
+# Builds the lesson in the current folder (lessons/NN-slug) for every backend:
+#   NN-slug.exercise.sim / .cuda   from exercise.cu  (or .cpu from exercise.c for CPU lessons)
+#   NN-slug.solution.sim / .cuda   from solutions/NN-slug/solution.cu, when it exists
+# with the lesson's driver and reference (every other .c file in the folder), and registers
+# the tests: the learner's build checks the exercise; the maintainer's build checks the
+# solution and runs the guards (exercise-is-open, skeleton).
+function(workbook_lesson)
+  cmake_parse_arguments(PARSE_ARGV 0 L "OPENMP" "" "TEST_ARGS;LIBRARIES")
+  if(L_UNPARSED_ARGUMENTS)
+    message(FATAL_ERROR "workbook_lesson: unknown arguments ${L_UNPARSED_ARGUMENTS}")
+  endif()
+  cmake_path(GET CMAKE_CURRENT_SOURCE_DIR FILENAME lesson)
+  string(SUBSTRING "${lesson}" 0 2 number)
+  set(solution_dir "${PROJECT_SOURCE_DIR}/solutions/${lesson}")
+  if(NOT L_TEST_ARGS)
+    set(L_TEST_ARGS "--n 1" "--n 2" "--n 3" "--n 1000" "--n 100003")
+  endif()
+
+  file(GLOB host_sources CONFIGURE_DEPENDS "${CMAKE_CURRENT_SOURCE_DIR}/*.c")
+  list(FILTER host_sources EXCLUDE REGEX "/exercise\\.c$")
+  if(EXISTS "${CMAKE_CURRENT_SOURCE_DIR}/exercise.c")
+    set(extension c)
+    set(backends cpu)
+  else()
+    set(extension cu)
+    set(backends)
+    if(WB_SIM)
+      list(APPEND backends sim)
+    endif()
+    if(WB_HAVE_CUDA)
+      list(APPEND backends cuda)
+    endif()
+  endif()
+
+  set(variants exercise)
+  set(exercise_file "${CMAKE_CURRENT_SOURCE_DIR}/exercise.${extension}")
+  set(solution_file "${solution_dir}/solution.${extension}")
+  if(EXISTS "${solution_file}")
+    list(APPEND variants solution)
+  endif()
+
+  foreach(variant IN LISTS variants)
+    foreach(backend IN LISTS backends)
+      set(target "${lesson}.${variant}.${backend}")
+      if(backend STREQUAL "sim")
+        cusim_add_executable(${target} SOURCES "${${variant}_file}" ${host_sources}
+                             LIBRARIES wb_harness_sim ${L_LIBRARIES})
+      elseif(backend STREQUAL "cuda")
+        add_executable(${target} "${${variant}_file}" ${host_sources})
+        target_link_libraries(${target} PRIVATE wb_harness_cuda CUDA::cudart ${L_LIBRARIES})
+      else()
+        # A CPU lesson still links a harness; the simulator's needs nothing NVIDIA.
+        add_executable(${target} "${${variant}_file}" ${host_sources})
+        if(WB_SIM)
+          target_link_libraries(${target} PRIVATE wb_harness_sim ${L_LIBRARIES})
+        else()
+          target_link_libraries(${target} PRIVATE wb_harness_cuda ${L_LIBRARIES})
+        endif()
+      endif()
+      target_include_directories(${target} PRIVATE "${CMAKE_CURRENT_SOURCE_DIR}")
+      if(L_OPENMP)
+        if(NOT OpenMP_C_FOUND)
+          message(FATAL_ERROR "${lesson} needs OpenMP for C (install libomp-dev or use gcc)")
+        endif()
+        target_link_libraries(${target} PRIVATE OpenMP::OpenMP_C)
+      endif()
+      workbook_warnings(${target})
+      set_target_properties(${target} PROPERTIES
+        RUNTIME_OUTPUT_DIRECTORY "${CMAKE_BINARY_DIR}/bin"
+        WB_LESSON "${lesson}")
+      if(NOT BUILD_TESTING)
+        continue()
+      endif()
+      set(register OFF)
+      if(WB_TESTS STREQUAL "learner" AND variant STREQUAL "exercise")
+        set(register ON)
+      elseif(WB_TESTS STREQUAL "maintainer" AND variant STREQUAL "solution")
+        set(register ON)
+      endif()
+      if(register)
+        add_test(NAME ${target}
+                 COMMAND bash "${WB_SHARED_DIR}/cmake/run-lesson.sh" check ${WB_TEST_TIMEOUT}
+                         $<TARGET_FILE:${target}> ${L_TEST_ARGS})
+        set_tests_properties(${target} PROPERTIES
+          LABELS "${variant};${backend};lesson${number}"
+          SKIP_RETURN_CODE 77
+          TIMEOUT 900)
+      endif()
+    endforeach()
+  endforeach()
+
+  if(BUILD_TESTING AND WB_TESTS STREQUAL "maintainer")
+    # The check must be able to fail: the shipped exercise fails it (exit 1, a wrong result,
+    # not a crash). Run on the simulator (or the CPU) so it holds on every machine.
+    list(GET backends 0 guard_backend)
+    add_test(NAME ${lesson}.exercise-is-open
+             COMMAND bash "${WB_SHARED_DIR}/cmake/run-lesson.sh" expect-fail ${WB_TEST_TIMEOUT}
+                     $<TARGET_FILE:${lesson}.exercise.${guard_backend}> ${L_TEST_ARGS})
+    set_tests_properties(${lesson}.exercise-is-open PROPERTIES
+      LABELS "guard;${guard_backend};lesson${number}" TIMEOUT 900)
+    add_test(NAME ${lesson}.skeleton
+             COMMAND bash "${WB_SHARED_DIR}/cmake/skeleton-guard.sh" "${exercise_file}" "${solution_file}")
+    set_tests_properties(${lesson}.skeleton PROPERTIES LABELS "guard;lesson${number}")
+  endif()
+endfunction()

@@ -1,0 +1,60 @@
+#!/usr/bin/env bash
+# run-lesson.sh MODE SECONDS PROGRAM ARGSET...
+#
+# Runs a lesson program once per ARGSET (one string of flags, e.g. "--n 1000"), each run with a
+# time limit, so one CTest test checks several sizes.
+#   MODE check:       pass when every run passes (exit 0); stop at the first that does not and
+#                     return its exit code (77, "no CUDA device", is passed on: CTest skips).
+#   MODE expect-fail: the exercise-is-open guard. Pass when some run reports a wrong result
+#                     (exit 1) and none crashes or errors; fail when every run passes.
+set -u
+mode=${1:?mode} seconds=${2:?seconds} program=${3:?program}
+shift 3
+[ $# -gt 0 ] || set -- ""
+
+run_one() { # prints the program's output, returns its exit code
+  local argset=$1 status
+  # shellcheck disable=SC2086 # an argset is a string of flags, split on purpose
+  set -- $argset
+  case " $argset " in *" --repeat "*) ;; *) set -- "$@" --repeat 1 ;; esac
+  timeout --kill-after=5 "$seconds" "$program" "$@"
+  status=$?
+  if [ $status -eq 124 ] || [ $status -eq 137 ]; then
+    echo "TIMEOUT: '${program##*/} $*' did not finish in $seconds s: does a loop in your code never end?"
+    return 124
+  fi
+  if [ $status -gt 128 ]; then
+    echo "CRASH: '${program##*/} $*' was killed by signal $((status - 128)) ($(kill -l $((status - 128)) 2>/dev/null || echo '?'))"
+  fi
+  return $status
+}
+
+saw_wrong=0
+for argset in "$@"; do
+  echo "==> ${program##*/} $argset"
+  run_one "$argset"
+  status=$?
+  case $mode in
+    check)
+      [ $status -eq 0 ] || exit $status ;;
+    expect-fail)
+      case $status in
+        0) ;;
+        1) saw_wrong=1 ;;
+        77) exit 77 ;;
+        *) echo "exercise-is-open: the shipped exercise must fail its check cleanly (exit 1), but exited $status"
+           exit 1 ;;
+      esac ;;
+    *) echo "run-lesson.sh: unknown mode '$mode'" >&2; exit 2 ;;
+  esac
+done
+
+if [ "$mode" = expect-fail ]; then
+  if [ $saw_wrong -eq 1 ]; then
+    echo "exercise-is-open: OK, the shipped exercise fails its check as it should"
+    exit 0
+  fi
+  echo "exercise-is-open: the shipped exercise PASSES its check: either it ships solved or the check cannot fail"
+  exit 1
+fi
+exit 0

@@ -1,0 +1,406 @@
+/* wb.c: the workbook's C harness. See wb.h for what each function promises. */
+#define _POSIX_C_SOURCE 200809L
+#include "wb.h"
+
+#include <errno.h>
+#include <float.h>
+#include <limits.h>
+#include <math.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+
+/* ---- CUDA errors ------------------------------------------------------------------------- */
+
+void wb_cuda_check(cudaError_t status, const char *what, const char *file, int line) {
+  if (status == cudaSuccess) return;
+  fprintf(stderr, "%s:%d: CUDA error %s (%d): %s\n  in: %s\n", file, line, cudaGetErrorName(status),
+          (int)status, cudaGetErrorString(status), what);
+  fprintf(stdout, "FAIL: CUDA error %s\n", cudaGetErrorName(status));
+  fflush(stdout);
+  exit(WB_EXIT_CUDA);
+}
+
+/* ---- Command line ------------------------------------------------------------------------ */
+
+static void print_usage(FILE *out, const wb_program *program) {
+  fprintf(out,
+          "usage: %s [--n N] [--seed S] [--repeat R] [--quiet]%s [--help]\n"
+          "  %s\n"
+          "  --n N        %s (default %lld; %lld..%lld; suffixes k, M, G allowed)\n"
+          "  --seed S     seed of the deterministic input data (default 1)\n"
+          "  --repeat R   timed repetitions, the median is reported (default %d)\n"
+          "  --quiet      print only mismatches and the verdict\n",
+          program->program, program->accepts_threads ? " [--threads T]" : "", program->summary,
+          program->n_meaning, program->default_n, program->min_n, program->max_n,
+          program->default_repeat > 0 ? program->default_repeat : 5);
+  if (program->accepts_threads)
+    fprintf(out, "  --threads T  most CPU threads to use (default: all cores)\n");
+  fprintf(out, "exit status: 0 correct, 1 wrong result, 2 usage error, 3 CUDA error, "
+               "77 no CUDA device\n");
+}
+
+void wb_usage_error(const wb_program *program, const char *fmt, ...) {
+  va_list ap;
+  fprintf(stderr, "%s: ", program->program);
+  va_start(ap, fmt);
+  vfprintf(stderr, fmt, ap);
+  va_end(ap);
+  fprintf(stderr, " (try --help)\n");
+  exit(WB_EXIT_USAGE);
+}
+
+/* Parse a non-negative integer with an optional k/M/G suffix (powers of ten: 30M = 30000000). */
+static int parse_count(const char *text, long long *value) {
+  if (!text || !*text || *text == '-' || *text == '+') return 0;
+  errno = 0;
+  char *end = NULL;
+  unsigned long long parsed = strtoull(text, &end, 10);
+  if (errno || end == text) return 0;
+  unsigned long long scale = 1;
+  if (*end == 'k' || *end == 'K') scale = 1000ULL, ++end;
+  else if (*end == 'M') scale = 1000000ULL, ++end;
+  else if (*end == 'G') scale = 1000000000ULL, ++end;
+  if (*end != '\0') return 0;
+  if (parsed > (unsigned long long)LLONG_MAX / scale) return 0;
+  *value = (long long)(parsed * scale);
+  return 1;
+}
+
+void wb_parse_args(int argc, char **argv, const wb_program *program, wb_args *args) {
+  args->n = program->default_n;
+  args->seed = 1;
+  args->repeat = program->default_repeat > 0 ? program->default_repeat : 5;
+  args->quiet = 0;
+  args->cpu_threads = 0;
+  for (int i = 1; i < argc; ++i) {
+    const char *flag = argv[i];
+    const char *value = NULL;
+    char name[32];
+    const char *equals = strchr(flag, '=');
+    if (equals && (size_t)(equals - flag) < sizeof name) {
+      memcpy(name, flag, (size_t)(equals - flag));
+      name[equals - flag] = '\0';
+      value = equals + 1;
+      flag = name;
+    }
+    if (!strcmp(flag, "--help") || !strcmp(flag, "-h")) {
+      print_usage(stdout, program);
+      exit(WB_EXIT_PASS);
+    } else if (!strcmp(flag, "--quiet") || !strcmp(flag, "-q")) {
+      if (value) wb_usage_error(program, "--quiet takes no value");
+      args->quiet = 1;
+      continue;
+    }
+    int takes_value = !strcmp(flag, "--n") || !strcmp(flag, "--seed") ||
+                      !strcmp(flag, "--repeat") ||
+                      (program->accepts_threads && !strcmp(flag, "--threads"));
+    if (!takes_value) wb_usage_error(program, "unknown flag '%s'", argv[i]);
+    if (!value) {
+      if (i + 1 >= argc) wb_usage_error(program, "%s needs a value", flag);
+      value = argv[++i];
+    }
+    long long number = 0;
+    if (!parse_count(value, &number))
+      wb_usage_error(program, "%s wants a non-negative whole number, not '%s'", flag, value);
+    if (!strcmp(flag, "--n")) {
+      if (number < program->min_n || number > program->max_n)
+        wb_usage_error(program, "--n %s is out of range (%lld..%lld)", value, program->min_n,
+                       program->max_n);
+      args->n = number;
+    } else if (!strcmp(flag, "--seed")) {
+      args->seed = (uint64_t)number;
+    } else if (!strcmp(flag, "--repeat")) {
+      if (number < 1 || number > 1000)
+        wb_usage_error(program, "--repeat %s is out of range (1..1000)", value);
+      args->repeat = (int)number;
+    } else {
+      if (number < 1 || number > 4096)
+        wb_usage_error(program, "--threads %s is out of range (1..4096)", value);
+      args->cpu_threads = (int)number;
+    }
+  }
+}
+
+void wb_require_host_memory(const wb_program *program, double bytes) {
+  long pages = sysconf(_SC_PHYS_PAGES);
+  long page_size = sysconf(_SC_PAGE_SIZE);
+  if (pages <= 0 || page_size <= 0) return; /* unknown: let malloc decide */
+  double physical = (double)pages * (double)page_size;
+  if (bytes > 0.8 * physical)
+    wb_usage_error(program, "this size needs %.1f GiB of host memory, but the machine has %.1f GiB",
+                   bytes / 1073741824.0, physical / 1073741824.0);
+}
+
+/* ---- Deterministic data ------------------------------------------------------------------ */
+
+/* SplitMix64's finalizer over seed and counter: every element is a pure function of (seed,
+ * index), so any backend and any thread count produce the same data. */
+uint64_t wb_hash64(uint64_t seed, uint64_t counter) {
+  uint64_t z = seed * 0x9E3779B97F4A7C15ULL + counter * 0xD1B54A32D192ED03ULL + 0x632BE59BD9B4E019ULL;
+  z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ULL;
+  z = (z ^ (z >> 27)) * 0x94D049BB133111EBULL;
+  return z ^ (z >> 31);
+}
+
+float wb_uniform_f32(uint64_t seed, uint64_t index) {
+  return (float)(wb_hash64(seed, index) >> 40) * (1.0f / 16777216.0f);
+}
+
+double wb_uniform_f64(uint64_t seed, uint64_t index) {
+  return (double)(wb_hash64(seed, index) >> 11) * (1.0 / 9007199254740992.0);
+}
+
+void wb_fill_f32(float *data, size_t n, uint64_t seed, float lo, float hi) {
+  for (size_t i = 0; i < n; ++i) data[i] = lo + (hi - lo) * wb_uniform_f32(seed, i);
+}
+
+void wb_fill_f64(double *data, size_t n, uint64_t seed, double lo, double hi) {
+  for (size_t i = 0; i < n; ++i) data[i] = lo + (hi - lo) * wb_uniform_f64(seed, i);
+}
+
+void wb_fill_i32(int *data, size_t n, uint64_t seed, int lo, int hi) {
+  uint64_t span = (uint64_t)((int64_t)hi - (int64_t)lo) + 1;
+  for (size_t i = 0; i < n; ++i) data[i] = (int)((int64_t)lo + (int64_t)(wb_hash64(seed, i) % span));
+}
+
+/* ---- Comparison ------------------------------------------------------------------------- */
+
+static int max_reported = 5;
+
+void wb_set_max_reported(int count) { max_reported = count < 0 ? 0 : count; }
+
+static void report_summary(const char *what, size_t mismatches, size_t n) {
+  if (mismatches > (size_t)max_reported)
+    printf("  ... and %zu more\n", mismatches - (size_t)max_reported);
+  if (mismatches)
+    printf("  %s: %zu of %zu elements wrong\n", what, mismatches, n);
+}
+
+static int float_matches(double got, double want, double atol, double rtol) {
+  if (isnan(got) || isnan(want)) return 0;
+  if (isinf(want) || isinf(got)) return got == want;
+  return fabs(got - want) <= atol + rtol * fabs(want);
+}
+
+size_t wb_compare_f32(const char *what, const float *got, const float *want, size_t n, double atol,
+                      double rtol) {
+  size_t mismatches = 0;
+  for (size_t i = 0; i < n; ++i) {
+    if (float_matches(got[i], want[i], atol, rtol)) continue;
+    if (mismatches++ < (size_t)max_reported)
+      printf("  %s[%zu]: got %.9g, want %.9g\n", what, i, (double)got[i], (double)want[i]);
+  }
+  report_summary(what, mismatches, n);
+  return mismatches;
+}
+
+size_t wb_compare_f64(const char *what, const double *got, const double *want, size_t n,
+                      double atol, double rtol) {
+  size_t mismatches = 0;
+  for (size_t i = 0; i < n; ++i) {
+    if (float_matches(got[i], want[i], atol, rtol)) continue;
+    if (mismatches++ < (size_t)max_reported)
+      printf("  %s[%zu]: got %.17g, want %.17g\n", what, i, got[i], want[i]);
+  }
+  report_summary(what, mismatches, n);
+  return mismatches;
+}
+
+size_t wb_compare_i32(const char *what, const int *got, const int *want, size_t n) {
+  size_t mismatches = 0;
+  for (size_t i = 0; i < n; ++i) {
+    if (got[i] == want[i]) continue;
+    if (mismatches++ < (size_t)max_reported)
+      printf("  %s[%zu]: got %d, want %d\n", what, i, got[i], want[i]);
+  }
+  report_summary(what, mismatches, n);
+  return mismatches;
+}
+
+size_t wb_compare_u8(const char *what, const unsigned char *got, const unsigned char *want,
+                     size_t n) {
+  size_t mismatches = 0;
+  for (size_t i = 0; i < n; ++i) {
+    if (got[i] == want[i]) continue;
+    if (mismatches++ < (size_t)max_reported)
+      printf("  %s[%zu]: got %u, want %u\n", what, i, got[i], want[i]);
+  }
+  report_summary(what, mismatches, n);
+  return mismatches;
+}
+
+/* Map a float's bits onto a line where neighbouring floats are neighbouring integers. */
+static int64_t ordered_bits(float value) {
+  int32_t bits;
+  memcpy(&bits, &value, sizeof bits);
+  return bits < 0 ? (int64_t)INT32_MIN - bits : bits;
+}
+
+int64_t wb_ulp_distance_f32(float a, float b) {
+  if (isnan(a) || isnan(b)) return INT64_MAX;
+  int64_t d = ordered_bits(a) - ordered_bits(b);
+  return d < 0 ? -d : d;
+}
+
+/* ---- Timing ------------------------------------------------------------------------------ */
+
+double wb_now_ms(void) {
+  struct timespec now;
+  clock_gettime(CLOCK_MONOTONIC, &now);
+  return (double)now.tv_sec * 1e3 + (double)now.tv_nsec * 1e-6;
+}
+
+static int compare_doubles(const void *a, const void *b) {
+  double x = *(const double *)a, y = *(const double *)b;
+  return (x > y) - (x < y);
+}
+
+double wb_median(double *values, int count) {
+  if (count <= 0) return 0.0;
+  qsort(values, (size_t)count, sizeof *values, compare_doubles);
+  return count % 2 ? values[count / 2] : 0.5 * (values[count / 2 - 1] + values[count / 2]);
+}
+
+static double *timing_buffer(int repeat) {
+  double *times = malloc(sizeof(double) * (size_t)(repeat > 0 ? repeat : 1));
+  if (!times) {
+    fprintf(stderr, "out of host memory for timings\n");
+    exit(WB_EXIT_CUDA);
+  }
+  return times;
+}
+
+double wb_time_host_ms(wb_timed_fn fn, void *context, int warmup, int repeat) {
+  for (int i = 0; i < warmup; ++i) fn(context);
+  double *times = timing_buffer(repeat);
+  for (int i = 0; i < repeat; ++i) {
+    double start = wb_now_ms();
+    fn(context);
+    times[i] = wb_now_ms() - start;
+  }
+  double median = wb_median(times, repeat);
+  free(times);
+  return median;
+}
+
+double wb_time_cuda_ms(wb_timed_fn fn, void *context, int warmup, int repeat) {
+  cudaEvent_t start, stop;
+  CUDA_CHECK(cudaEventCreate(&start));
+  CUDA_CHECK(cudaEventCreate(&stop));
+  for (int i = 0; i < warmup; ++i) fn(context);
+  CUDA_CHECK(cudaGetLastError());
+  CUDA_CHECK(cudaDeviceSynchronize());
+  double *times = timing_buffer(repeat);
+  for (int i = 0; i < repeat; ++i) {
+    CUDA_CHECK(cudaEventRecord(start, 0));
+    fn(context);
+    CUDA_CHECK(cudaEventRecord(stop, 0));
+    CUDA_CHECK(cudaGetLastError());
+    CUDA_CHECK(cudaEventSynchronize(stop));
+    float ms = 0.0f;
+    CUDA_CHECK(cudaEventElapsedTime(&ms, start, stop));
+    times[i] = ms;
+  }
+  CUDA_CHECK(cudaEventDestroy(start));
+  CUDA_CHECK(cudaEventDestroy(stop));
+  double median = wb_median(times, repeat);
+  free(times);
+  return median;
+}
+
+/* ---- The device ------------------------------------------------------------------------------ */
+
+void wb_device_open(wb_device *device) {
+  memset(device, 0, sizeof *device);
+  int count = 0;
+  cudaError_t status = cudaGetDeviceCount(&count);
+  if (status != cudaSuccess || count == 0) {
+    /* No driver at all answers cudaErrorInsufficientDriver, no GPU cudaErrorNoDevice: both are
+     * "cannot run here", which CTest shows as a skip. */
+    printf("no CUDA device: %s\n",
+           status != cudaSuccess ? cudaGetErrorString(status) : "the driver reports 0 devices");
+    printf("SKIP\n");
+    exit(WB_EXIT_NO_DEVICE);
+  }
+  struct cudaDeviceProp prop;
+  CUDA_CHECK(cudaSetDevice(0));
+  CUDA_CHECK(cudaGetDeviceProperties(&prop, 0));
+  snprintf(device->name, sizeof device->name, "%s", prop.name);
+  device->is_simulator = strstr(prop.name, "CPU simulator") != NULL;
+  device->major = prop.major;
+  device->minor = prop.minor;
+  device->multiprocessors = prop.multiProcessorCount;
+  device->global_bytes = prop.totalGlobalMem;
+  /* CUDA 13 removed cudaDeviceProp::memoryClockRate; the attribute remains. Peak bandwidth is
+   * two transfers per clock (DDR) times the bus width in bytes. */
+  int memory_clock_khz = 0, bus_width_bits = 0;
+  if (cudaDeviceGetAttribute(&memory_clock_khz, cudaDevAttrMemoryClockRate, 0) != cudaSuccess ||
+      cudaDeviceGetAttribute(&bus_width_bits, cudaDevAttrGlobalMemoryBusWidth, 0) != cudaSuccess) {
+    memory_clock_khz = bus_width_bits = 0;
+    (void)cudaGetLastError();
+  }
+  device->peak_gbps = 2.0 * memory_clock_khz * 1e3 * (bus_width_bits / 8.0) / 1e9;
+  cudaDriverGetVersion(&device->driver_version);
+  cudaRuntimeGetVersion(&device->runtime_version);
+}
+
+void wb_require_device_memory(const wb_program *program, const wb_device *device, double bytes) {
+  size_t free_bytes = 0, total_bytes = 0;
+  if (cudaMemGetInfo(&free_bytes, &total_bytes) != cudaSuccess) {
+    (void)cudaGetLastError();
+    free_bytes = device->global_bytes;
+  }
+  if (bytes > 0.95 * (double)free_bytes)
+    wb_usage_error(program, "this size needs %.1f GiB of device memory, but %s has %.1f GiB free",
+                   bytes / 1073741824.0, device->name, (double)free_bytes / 1073741824.0);
+}
+
+/* ---- Reporting --------------------------------------------------------------------------- */
+
+void wb_print_header(const wb_program *program, const wb_device *device, const wb_args *args) {
+  if (args->quiet) return;
+  printf("%s: %s\n", program->program, program->summary);
+  if (device->is_simulator)
+    printf("device: CPU simulator (%d worker threads; timings say nothing about a GPU)\n",
+           device->multiprocessors);
+  else if (device->name[0])
+    printf("device: %s (compute capability %d.%d, %d SMs, peak %.0f GB/s)\n", device->name,
+           device->major, device->minor, device->multiprocessors, device->peak_gbps);
+  printf("size: n = %lld (%s), seed %llu, median of %d\n", args->n, program->n_meaning,
+         (unsigned long long)args->seed, args->repeat);
+}
+
+void wb_print_figure(const wb_args *args, const char *label, double ms, double bytes,
+                     const wb_device *device, double baseline_ms) {
+  if (args->quiet) return;
+  printf("  %-28s %10.3f ms", label, ms);
+  if (bytes > 0 && ms > 0) {
+    double gbps = bytes / (ms * 1e-3) / 1e9;
+    printf("  %8.1f GB/s", gbps);
+    if (device && device->peak_gbps > 0 && !device->is_simulator)
+      printf("  %5.1f%% of peak", 100.0 * gbps / device->peak_gbps);
+  }
+  if (baseline_ms > 0 && ms > 0) printf("  %7.2fx vs CPU", baseline_ms / ms);
+  printf("\n");
+}
+
+void wb_info(const wb_args *args, const char *fmt, ...) {
+  if (args->quiet) return;
+  va_list ap;
+  va_start(ap, fmt);
+  vprintf(fmt, ap);
+  va_end(ap);
+}
+
+int wb_finish(int passed, const char *reason) {
+  if (passed)
+    printf("PASS\n");
+  else
+    printf("FAIL: %s\n", reason && *reason ? reason : "wrong result");
+  fflush(stdout);
+  return passed ? WB_EXIT_PASS : WB_EXIT_FAIL;
+}

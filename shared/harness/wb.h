@@ -1,0 +1,142 @@
+/* wb.h: the workbook's C harness, shared by every lesson's driver (main.c) and, for CUDA_CHECK,
+ * by the learner's exercise.cu. Plain C11 so it works from .c and .cu files alike, against the
+ * CUDA toolkit or the CPU simulator.
+ *
+ * Exit codes, everywhere: 0 correct, 1 wrong result, 2 usage error, 3 CUDA or system error,
+ * 77 no usable CUDA device (CTest's skip code).
+ */
+#ifndef WB_H
+#define WB_H
+
+#include <cuda_runtime.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+enum {
+  WB_EXIT_PASS = 0,
+  WB_EXIT_FAIL = 1,
+  WB_EXIT_USAGE = 2,
+  WB_EXIT_CUDA = 3,
+  WB_EXIT_NO_DEVICE = 77
+};
+
+/* ---- CUDA errors ------------------------------------------------------------------------- */
+
+/* Check a CUDA runtime call; on error print file, line, the error's name and message, exit 3. */
+#define CUDA_CHECK(call) wb_cuda_check((call), #call, __FILE__, __LINE__)
+/* Check for an error from the last kernel launch (bad configuration) without synchronizing. */
+#define CUDA_CHECK_LAUNCH() wb_cuda_check(cudaGetLastError(), "kernel launch", __FILE__, __LINE__)
+
+void wb_cuda_check(cudaError_t status, const char *what, const char *file, int line);
+
+/* ---- Command line ------------------------------------------------------------------------ */
+
+typedef struct {
+  long long n;        /* problem size (--n) */
+  uint64_t seed;      /* data seed (--seed) */
+  int repeat;         /* timed repetitions, the median is reported (--repeat) */
+  int quiet;          /* print only mismatches and the verdict (--quiet) */
+  int cpu_threads;    /* --threads for lessons about the CPU; 0 = all */
+} wb_args;
+
+typedef struct {
+  const char *program;     /* e.g. "04-doubling-large-arrays" */
+  const char *summary;     /* one line: what the program does */
+  long long default_n;     /* GPU-sized default */
+  long long min_n;         /* smallest valid n (usually 1) */
+  long long max_n;         /* largest valid n */
+  const char *n_meaning;   /* e.g. "number of doubles" */
+  int default_repeat;      /* 0 means 5 */
+  int accepts_threads;     /* lesson accepts --threads */
+} wb_program;
+
+/* Parse the uniform flags. Bad input prints one line and the usage to stderr and exits 2;
+ * --help prints the usage to stdout and exits 0. */
+void wb_parse_args(int argc, char **argv, const wb_program *program, wb_args *args);
+
+/* Exit 2 with a one-line reason unless `bytes` of host memory can plausibly be allocated. */
+void wb_require_host_memory(const wb_program *program, double bytes);
+
+/* Print "program: reason" and usage hint, exit 2. */
+void wb_usage_error(const wb_program *program, const char *fmt, ...)
+    __attribute__((format(printf, 2, 3), noreturn));
+
+/* ---- Deterministic data: a counter-based generator (same seed, same data, any backend) ---- */
+
+uint64_t wb_hash64(uint64_t seed, uint64_t counter);
+/* Uniform in [0, 1), 24 (float) or 53 (double) random bits. */
+float wb_uniform_f32(uint64_t seed, uint64_t index);
+double wb_uniform_f64(uint64_t seed, uint64_t index);
+void wb_fill_f32(float *data, size_t n, uint64_t seed, float lo, float hi);
+void wb_fill_f64(double *data, size_t n, uint64_t seed, double lo, double hi);
+void wb_fill_i32(int *data, size_t n, uint64_t seed, int lo, int hi); /* inclusive range */
+
+/* ---- Comparison --------------------------------------------------------------------------- */
+
+/* Element i matches when |got - want| <= atol + rtol * |want|; NaN never matches (unless both are
+ * NaN and allow_nan is set). Prints the first few mismatches as "  index: got X, want Y" and a
+ * summary line; returns the number of mismatches. `what` names the array in the messages. */
+size_t wb_compare_f32(const char *what, const float *got, const float *want, size_t n,
+                      double atol, double rtol);
+size_t wb_compare_f64(const char *what, const double *got, const double *want, size_t n,
+                      double atol, double rtol);
+size_t wb_compare_i32(const char *what, const int *got, const int *want, size_t n);
+size_t wb_compare_u8(const char *what, const unsigned char *got, const unsigned char *want,
+                     size_t n);
+/* Distance in units in the last place between two floats (for lessons about precision). */
+int64_t wb_ulp_distance_f32(float a, float b);
+/* How many mismatch lines the compare functions print (default 5). */
+void wb_set_max_reported(int count);
+
+/* ---- Timing -------------------------------------------------------------------------------- */
+
+typedef void (*wb_timed_fn)(void *context);
+
+double wb_now_ms(void); /* monotonic host clock */
+/* Run fn `warmup` times, then `repeat` times; return the median time in milliseconds. */
+double wb_time_host_ms(wb_timed_fn fn, void *context, int warmup, int repeat);
+/* The same with CUDA events around each call on the default stream (fn launches GPU work).
+ * Checks for launch and execution errors after each call. */
+double wb_time_cuda_ms(wb_timed_fn fn, void *context, int warmup, int repeat);
+double wb_median(double *values, int count); /* sorts values in place */
+
+/* ---- The device ----------------------------------------------------------------------------- */
+
+typedef struct {
+  char name[256];
+  int is_simulator;    /* the CPU simulator, not a GPU */
+  int major, minor;    /* compute capability */
+  int multiprocessors;
+  double peak_gbps;    /* theoretical peak memory bandwidth, GB/s (0 when unknown) */
+  size_t global_bytes;
+  int driver_version, runtime_version;
+} wb_device;
+
+/* Find device 0. Where there is no usable device (no driver, driver too old, no GPU), print
+ * "no CUDA device: <reason>" and exit 77 so CTest reports a skip. */
+void wb_device_open(wb_device *device);
+/* Exit 2 with a reason unless `bytes` fit in the device's free memory. */
+void wb_require_device_memory(const wb_program *program, const wb_device *device, double bytes);
+
+/* ---- Reporting ------------------------------------------------------------------------------ */
+
+/* The header: program, device (or "CPU simulator") and the size. */
+void wb_print_header(const wb_program *program, const wb_device *device, const wb_args *args);
+/* A figure line: "  label   1.234 ms   812.3 GB/s   24.2% of peak   12.3x vs CPU".
+ * bytes <= 0 omits bandwidth; baseline_ms <= 0 omits the speedup; device may be NULL. */
+void wb_print_figure(const wb_args *args, const char *label, double ms, double bytes,
+                     const wb_device *device, double baseline_ms);
+/* printf that --quiet silences. */
+void wb_info(const wb_args *args, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+/* Print "PASS" or "FAIL: reason" as the last line and return the exit code (0 or 1). */
+int wb_finish(int passed, const char *reason);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif /* WB_H */
