@@ -75,11 +75,11 @@ typedef struct curandGenerator_st *curandGenerator_t;
  * diagnostic turns a call into a one-line compile error instead of an unresolved symbol. */
 #if defined(__clang__)
 #define CUSIM_CURAND_HOST_API                                                                      \
-  __attribute__((unavailable("the CPU simulator provides cuRAND's device API only "               \
+  __attribute__((unavailable("the CPU simulator provides cuRAND's device API only "                \
                              "(curand_kernel.h); generate the numbers in a kernel")))
 #elif defined(__GNUC__)
 #define CUSIM_CURAND_HOST_API                                                                      \
-  __attribute__((error("the CPU simulator provides cuRAND's device API only "                     \
+  __attribute__((error("the CPU simulator provides cuRAND's device API only "                      \
                        "(curand_kernel.h); generate the numbers in a kernel")))
 #else
 #define CUSIM_CURAND_HOST_API
@@ -90,8 +90,8 @@ CUSIM_CURAND_HOST_API curandStatus_t curandCreateGenerator(curandGenerator_t *ge
 CUSIM_CURAND_HOST_API curandStatus_t curandCreateGeneratorHost(curandGenerator_t *generator,
                                                                curandRngType_t rng_type);
 CUSIM_CURAND_HOST_API curandStatus_t curandDestroyGenerator(curandGenerator_t generator);
-CUSIM_CURAND_HOST_API curandStatus_t
-curandSetPseudoRandomGeneratorSeed(curandGenerator_t generator, unsigned long long seed);
+CUSIM_CURAND_HOST_API curandStatus_t curandSetPseudoRandomGeneratorSeed(curandGenerator_t generator,
+                                                                        unsigned long long seed);
 CUSIM_CURAND_HOST_API curandStatus_t curandSetGeneratorOffset(curandGenerator_t generator,
                                                               unsigned long long offset);
 CUSIM_CURAND_HOST_API curandStatus_t curandGenerate(curandGenerator_t generator,

@@ -1,0 +1,164 @@
+/* Lesson 04 driver: checks your two kernels against the CPU reference (the grid-stride one with
+ * several grid sizes), then times, side by side, the CPU loop, the kernel alone, and the whole
+ * trip with both copies. You do not need to edit this file. */
+#include "lesson.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+static const wb_program program = {
+    .program = "04-doubling-large-arrays",
+    .summary = "double every element of a large array, and time the kernel against the whole trip",
+    .default_n = 30000000, /* the seed's 30 million random numbers */
+    .min_n = 1,
+    .max_n = 1 << 30,
+    .n_meaning = "number of doubles",
+    .default_repeat = 5,
+};
+
+enum { THREADS_PER_BLOCK = 128 }; /* the seed's choice: a multiple of the warp size (32) */
+
+typedef struct {
+  const double *in; /* host input (for the CPU loop and the copies) */
+  double *out;      /* host output */
+  double *d_in, *d_out;
+  int n, blocks;
+} context;
+
+static void run_cpu_loop(void *c_) {
+  context *c = c_;
+  double_reference(c->in, c->out, c->n);
+}
+
+static cudaError_t launch_kernel(context *c) {
+  return double_elements(c->d_in, c->d_out, c->n, THREADS_PER_BLOCK);
+}
+
+static cudaError_t launch_grid_stride(context *c) {
+  return double_elements_grid_stride(c->d_in, c->d_out, c->n, c->blocks, THREADS_PER_BLOCK);
+}
+
+static void run_kernel(void *c) {
+  CUDA_CHECK(launch_kernel(c));
+}
+
+static void run_grid_stride(void *c) {
+  CUDA_CHECK(launch_grid_stride(c));
+}
+
+static void run_copy_in(void *c_) {
+  context *c = c_;
+  CUDA_CHECK(cudaMemcpy(c->d_in, c->in, (size_t)c->n * sizeof(double), cudaMemcpyHostToDevice));
+}
+
+static void run_copy_out(void *c_) {
+  context *c = c_;
+  CUDA_CHECK(cudaMemcpy(c->out, c->d_out, (size_t)c->n * sizeof(double), cudaMemcpyDeviceToHost));
+}
+
+/* What the seed's first GPU version really timed: Numba copied the array in, ran the kernel and
+ * copied the result out on every call. */
+static void run_whole_trip(void *c_) {
+  run_copy_in(c_);
+  run_kernel(c_);
+  run_copy_out(c_);
+}
+
+/* Fill d_out with 0xFF bytes (NaN as doubles) so that elements nobody wrote show up, launch,
+ * wait, copy back, compare. Returns the number of wrong elements (all of them when the launch
+ * was refused: that is a wrong answer too, not a crash). */
+static long long check_launch(const char *what, context *c, cudaError_t (*launch)(context *),
+                              const double *want) {
+  size_t bytes = (size_t)c->n * sizeof(double);
+  CUDA_CHECK(cudaMemset(c->d_out, 0xFF, bytes));
+  cudaError_t status = launch(c);
+  if (status != cudaSuccess) {
+    printf("%s: the launch was refused: %s: %s\n", what, cudaGetErrorName(status),
+           cudaGetErrorString(status));
+    return c->n;
+  }
+  CUDA_CHECK(cudaDeviceSynchronize()); /* the kernel runs; errors while it runs show up here */
+  CUDA_CHECK(cudaMemcpy(c->out, c->d_out, bytes, cudaMemcpyDeviceToHost));
+  return (long long)wb_compare_f64(what, c->out, want, (size_t)c->n, 0.0, 0.0);
+}
+
+int main(int argc, char **argv) {
+  wb_args args;
+  wb_parse_args(argc, argv, &program, &args);
+  int n = (int)args.n;
+  size_t bytes = (size_t)n * sizeof(double);
+  wb_require_host_memory(&program, 3.0 * (double)bytes);
+
+  wb_device device;
+  wb_device_open(&device);
+  wb_require_device_memory(&program, &device, 2.0 * (double)bytes);
+  wb_print_header(&program, &device, &args);
+
+  double *in = malloc(bytes), *out = malloc(bytes), *want = malloc(bytes);
+  if (!in || !out || !want)
+    wb_usage_error(&program, "cannot allocate %zu bytes of host memory", 3 * bytes);
+  wb_fill_f64(in, (size_t)n, args.seed, 0.0, 1.0); /* like numpy.random.random */
+  double_reference(in, want, n);
+
+  context c = {in, out, NULL, NULL, n, 0};
+  CUDA_CHECK(cudaMalloc((void **)&c.d_in, bytes));
+  CUDA_CHECK(cudaMalloc((void **)&c.d_out, bytes));
+  CUDA_CHECK(cudaMemcpy(c.d_in, in, bytes, cudaMemcpyHostToDevice));
+
+  /* Check 1: one thread per element, ceil(n / 128) blocks. */
+  int blocks_needed = (n + THREADS_PER_BLOCK - 1) / THREADS_PER_BLOCK;
+  long long wrong = check_launch("out", &c, launch_kernel, want);
+  wb_info(&args, "check 1: %d blocks of %d threads, out[i] == 2 * in[i] for all %d elements: %s\n",
+          blocks_needed, THREADS_PER_BLOCK, n, wrong ? "no" : "yes");
+
+  /* Check 2: the grid-stride loop must not care how many blocks it gets: one block (each
+   * thread loops many times), a few, a few per multiprocessor (the usual choice), and one
+   * thread per element (each thread loops at most once). */
+  int grids[4] = {1, 3, 4 * (device.multiprocessors > 0 ? device.multiprocessors : 1),
+                  blocks_needed};
+  long long stride_wrong = 0;
+  for (int g = 0; g < 4 && !stride_wrong; ++g) {
+    if (g > 0 && grids[g] == grids[g - 1]) continue; /* e.g. when n is small */
+    c.blocks = grids[g];
+    stride_wrong = check_launch("out", &c, launch_grid_stride, want);
+    wb_info(&args, "check 2: grid-stride loop on %d block%s of %d threads: %s\n", grids[g],
+            grids[g] == 1 ? "" : "s", THREADS_PER_BLOCK, stride_wrong ? "no" : "yes");
+    if (stride_wrong && args.quiet)
+      printf("the grid-stride kernel is wrong with %d blocks\n", grids[g]);
+  }
+
+  /* Figures: only for right answers (a wrong kernel's speed means nothing). */
+  if (!wrong && !stride_wrong) {
+    double moved = 2.0 * (double)bytes; /* each element read once and written once */
+    c.blocks = grids[2];
+    double cpu_ms = wb_time_host_ms(run_cpu_loop, &c, 1, args.repeat);
+    double kernel_ms = wb_time_cuda_ms(run_kernel, &c, 1, args.repeat);
+    double stride_ms = wb_time_cuda_ms(run_grid_stride, &c, 1, args.repeat);
+    double in_ms = wb_time_cuda_ms(run_copy_in, &c, 1, args.repeat);
+    double out_ms = wb_time_cuda_ms(run_copy_out, &c, 1, args.repeat);
+    double trip_ms = wb_time_cuda_ms(run_whole_trip, &c, 1, args.repeat);
+    char stride_label[64];
+    snprintf(stride_label, sizeof stride_label, "grid-stride, %d blocks", grids[2]);
+    wb_info(&args, "figures (GB/s counts %d x 8 bytes read and %d x 8 written):\n", n, n);
+    wb_print_figure(&args, "CPU loop", cpu_ms, moved, NULL, 0);
+    wb_print_figure(&args, "kernel alone", kernel_ms, moved, &device, cpu_ms);
+    wb_print_figure(&args, stride_label, stride_ms, moved, &device, cpu_ms);
+    wb_print_figure(&args, "copy in (host to device)", in_ms, (double)bytes, NULL, 0);
+    wb_print_figure(&args, "copy out (device to host)", out_ms, (double)bytes, NULL, 0);
+    wb_print_figure(&args, "copy in + kernel + copy out", trip_ms, moved, NULL, cpu_ms);
+    if (trip_ms > 0)
+      wb_info(&args, "the kernel is %.1f%% of the whole trip; the copies are the rest\n",
+              100.0 * kernel_ms / trip_ms);
+  }
+
+  CUDA_CHECK(cudaFree(c.d_in));
+  CUDA_CHECK(cudaFree(c.d_out));
+  free(in);
+  free(out);
+  free(want);
+  if (wrong)
+    return wb_finish(0, "out[i] is not 2 * in[i] with one thread per element (tasks 1 and 2)");
+  if (stride_wrong) return wb_finish(0, "the grid-stride kernel missed elements (task 3)");
+  return wb_finish(1, NULL);
+}

@@ -1,0 +1,300 @@
+// Cooperative groups for CPU simulator builds (shared/sim): the parts teaching kernels use.
+//
+// thread_block (this_thread_block()), thread_block_tile<N> for N = 1, 2, 4, 8, 16, 32
+// (tiled_partition<N>, with shfl, shfl_up, shfl_down, shfl_xor, any, all, ballot, sync,
+// meta_group_rank), tiled_partition(group, n) as a thread_group, coalesced_threads(), and
+// grid_group (this_grid()) for its ranks and sizes. grid_group::sync() needs a cooperative launch,
+// which the simulator does not provide: calling it is a compile-time error.
+//
+// Everything is written on the standard CUDA device functions (__syncthreads, __syncwarp,
+// __shfl_*_sync, __ballot_sync, __any_sync, __all_sync, __activemask), so the simulator checks a
+// group's barriers and shuffles exactly as it checks the plain ones.
+#ifndef CUSIM_COOPERATIVE_GROUPS_H
+#define CUSIM_COOPERATIVE_GROUPS_H
+
+#ifndef __cplusplus
+#error "cooperative_groups.h is for CUDA C++ (.cu) sources"
+#endif
+
+#include <cuda_runtime.h>
+
+namespace cooperative_groups {
+
+namespace details {
+
+inline unsigned int block_thread_rank() {
+  return threadIdx.x + blockDim.x * (threadIdx.y + blockDim.y * threadIdx.z);
+}
+
+inline unsigned int block_num_threads() {
+  return blockDim.x * blockDim.y * blockDim.z;
+}
+
+inline unsigned int lane_id() {
+  return block_thread_rank() & 31u;
+}
+
+// The lanes of a tile of `size` threads (a power of two up to 32) that holds this thread, as a
+// warp mask, leaving out lanes past the end of the block (its last warp may be partial).
+inline unsigned int tile_mask(unsigned int size) {
+  const unsigned int rank = block_thread_rank();
+  const unsigned int first = rank & ~(size - 1);
+  const unsigned int block_threads = block_num_threads();
+  unsigned int count = block_threads - first < size ? block_threads - first : size;
+  const unsigned int lanes = count >= 32 ? 0xffffffffu : (1u << count) - 1u;
+  return lanes << (first & 31u);
+}
+
+template <class> struct always_false { static constexpr bool value = false; };
+
+} // namespace details
+
+// A group whose kind is known only at run time: what tiled_partition(group, n) returns, and
+// what the functions taking `const thread_group&` see.
+class thread_group {
+public:
+  unsigned long long size() const { return num_threads(); }
+  unsigned long long num_threads() const {
+    switch (kind_) {
+    case block_kind:
+      return details::block_num_threads();
+    case coalesced_kind:
+      return (unsigned long long)__builtin_popcount(mask_);
+    default:
+      return tile_size_;
+    }
+  }
+  unsigned long long thread_rank() const {
+    switch (kind_) {
+    case block_kind:
+      return details::block_thread_rank();
+    case coalesced_kind:
+      return (unsigned long long)__builtin_popcount(mask_ & ((1u << details::lane_id()) - 1u));
+    default:
+      return details::block_thread_rank() & (tile_size_ - 1);
+    }
+  }
+  void sync() const {
+    if (kind_ == block_kind) {
+      __syncthreads();
+    } else if (kind_ == coalesced_kind) {
+      __syncwarp(mask_);
+    } else {
+      __syncwarp(details::tile_mask(tile_size_));
+    }
+  }
+  bool is_valid() const { return true; }
+
+protected:
+  enum group_kind { block_kind, tile_kind, coalesced_kind };
+  explicit thread_group(group_kind kind, unsigned int tile_size = 0, unsigned int mask = 0)
+      : kind_(kind), tile_size_(tile_size), mask_(mask) {}
+
+  group_kind kind_;
+  unsigned int tile_size_;
+  unsigned int mask_;
+
+  friend thread_group tiled_partition(const thread_group &parent, unsigned int tile_size);
+};
+
+class thread_block : public thread_group {
+public:
+  static unsigned int size() { return details::block_num_threads(); }
+  static unsigned int num_threads() { return details::block_num_threads(); }
+  static unsigned int thread_rank() { return details::block_thread_rank(); }
+  static dim3 group_index() { return dim3(blockIdx.x, blockIdx.y, blockIdx.z); }
+  static dim3 thread_index() { return dim3(threadIdx.x, threadIdx.y, threadIdx.z); }
+  static dim3 group_dim() { return dim3(blockDim.x, blockDim.y, blockDim.z); }
+  static dim3 dim_threads() { return group_dim(); }
+  static void sync() { __syncthreads(); }
+  static bool is_valid() { return true; }
+
+private:
+  thread_block() : thread_group(block_kind) {}
+  friend thread_block this_thread_block();
+};
+
+inline thread_block this_thread_block() {
+  return thread_block();
+}
+
+// A tile of Size threads: Size consecutive ranks of the block, inside one warp.
+template <unsigned int Size, class ParentT = void> class thread_block_tile;
+
+template <unsigned int Size> class thread_block_tile<Size, void> : public thread_group {
+  static_assert(Size == 1 || Size == 2 || Size == 4 || Size == 8 || Size == 16 || Size == 32,
+                "the simulator supports thread_block_tile sizes 1, 2, 4, 8, 16 and 32");
+
+public:
+  static constexpr unsigned int num_threads() { return Size; }
+  static constexpr unsigned int size() { return Size; }
+  static unsigned int thread_rank() { return details::block_thread_rank() & (Size - 1); }
+  unsigned int meta_group_rank() const { return meta_rank_; }
+  unsigned int meta_group_size() const { return meta_size_; }
+  void sync() const { __syncwarp(mask()); }
+  bool is_valid() const { return true; }
+
+  template <class T> T shfl(T var, int source_rank) const {
+    return __shfl_sync(mask(), var, source_rank, (int)Size);
+  }
+  template <class T> T shfl_up(T var, unsigned int delta) const {
+    return __shfl_up_sync(mask(), var, delta, (int)Size);
+  }
+  template <class T> T shfl_down(T var, unsigned int delta) const {
+    return __shfl_down_sync(mask(), var, delta, (int)Size);
+  }
+  template <class T> T shfl_xor(T var, unsigned int lane_mask) const {
+    return __shfl_xor_sync(mask(), var, (int)lane_mask, (int)Size);
+  }
+  int any(int predicate) const { return __any_sync(mask(), predicate); }
+  int all(int predicate) const { return __all_sync(mask(), predicate); }
+  // Bit i is the predicate of the tile's thread i.
+  unsigned int ballot(int predicate) const {
+    const unsigned int bits = __ballot_sync(mask(), predicate);
+    return Size == 32 ? bits : (bits >> (details::lane_id() & ~(Size - 1))) & ((1u << Size) - 1u);
+  }
+
+  thread_block_tile(unsigned int meta_rank, unsigned int meta_size)
+      : thread_group(tile_kind, Size), meta_rank_(meta_rank), meta_size_(meta_size) {}
+
+private:
+  static unsigned int mask() { return details::tile_mask(Size); }
+
+  unsigned int meta_rank_;
+  unsigned int meta_size_;
+};
+
+template <unsigned int Size, class ParentT>
+class thread_block_tile : public thread_block_tile<Size, void> {
+public:
+  using thread_block_tile<Size, void>::thread_block_tile;
+};
+
+template <unsigned int Size>
+thread_block_tile<Size, thread_block> tiled_partition(const thread_block &) {
+  const unsigned int threads = details::block_num_threads();
+  return thread_block_tile<Size, thread_block>(details::block_thread_rank() / Size,
+                                               (threads + Size - 1) / Size);
+}
+
+template <unsigned int Size, unsigned int ParentSize, class P>
+thread_block_tile<Size, thread_block_tile<ParentSize, P>>
+tiled_partition(const thread_block_tile<ParentSize, P> &parent) {
+  static_assert(Size <= ParentSize, "a tile can only be split into smaller tiles");
+  return thread_block_tile<Size, thread_block_tile<ParentSize, P>>(
+      (unsigned int)parent.thread_rank() / Size, ParentSize / Size);
+}
+
+// tiled_partition with a size known at run time (a power of two, at most 32).
+inline thread_group tiled_partition(const thread_group &parent, unsigned int tile_size) {
+  (void)parent;
+  return thread_group(thread_group::tile_kind, tile_size);
+}
+
+// The threads of the warp that are running this code together.
+class coalesced_group : public thread_group {
+public:
+  unsigned int size() const { return (unsigned int)__builtin_popcount(mask_); }
+  unsigned int num_threads() const { return size(); }
+  unsigned int thread_rank() const {
+    return (unsigned int)__builtin_popcount(mask_ & ((1u << details::lane_id()) - 1u));
+  }
+  unsigned int meta_group_rank() const { return 0; }
+  unsigned int meta_group_size() const { return 1; }
+  void sync() const { __syncwarp(mask_); }
+
+  // rank is the source's rank within the group, as in CUDA.
+  template <class T> T shfl(T var, unsigned int source_rank) const {
+    return __shfl_sync(mask_, var, lane_of_rank(source_rank), 32);
+  }
+  template <class T> T shfl_down(T var, unsigned int delta) const {
+    const unsigned int target = thread_rank() + delta;
+    const T moved = __shfl_sync(mask_, var, lane_of_rank(target < size() ? target : 0), 32);
+    return target < size() ? moved : var;
+  }
+  template <class T> T shfl_up(T var, unsigned int delta) const {
+    const unsigned int rank = thread_rank();
+    const T moved = __shfl_sync(mask_, var, lane_of_rank(rank >= delta ? rank - delta : 0), 32);
+    return rank >= delta ? moved : var;
+  }
+  int any(int predicate) const { return __any_sync(mask_, predicate); }
+  int all(int predicate) const { return __all_sync(mask_, predicate); }
+  // Bit i is the predicate of the group's thread of rank i.
+  unsigned int ballot(int predicate) const {
+    const unsigned int lanes = __ballot_sync(mask_, predicate);
+    unsigned int packed = 0;
+    unsigned int rank = 0;
+    for (unsigned int m = mask_; m != 0; m &= m - 1, ++rank) {
+      if (lanes & (m & -m)) {
+        packed |= 1u << rank;
+      }
+    }
+    return packed;
+  }
+
+private:
+  explicit coalesced_group(unsigned int mask) : thread_group(coalesced_kind, 0, mask) {}
+  int lane_of_rank(unsigned int rank) const {
+    unsigned int m = mask_;
+    for (unsigned int i = 0; i < rank && m != 0; ++i) {
+      m &= m - 1;
+    }
+    return m == 0 ? 0 : __builtin_ctz(m);
+  }
+  friend coalesced_group coalesced_threads();
+};
+
+inline coalesced_group coalesced_threads() {
+  return coalesced_group(__activemask());
+}
+
+// The whole grid. Ranks and sizes work; sync() needs cudaLaunchCooperativeKernel on a GPU and is
+// not available on the simulator.
+class grid_group {
+public:
+  static unsigned long long thread_rank() {
+    return block_rank() * (unsigned long long)details::block_num_threads() +
+           details::block_thread_rank();
+  }
+  static unsigned long long size() { return num_threads(); }
+  static unsigned long long num_threads() {
+    return num_blocks() * (unsigned long long)details::block_num_threads();
+  }
+  static unsigned long long num_blocks() {
+    return (unsigned long long)gridDim.x * gridDim.y * gridDim.z;
+  }
+  static unsigned long long block_rank() {
+    return blockIdx.x + (unsigned long long)gridDim.x * (blockIdx.y + gridDim.y * blockIdx.z);
+  }
+  static dim3 group_dim() { return dim3(gridDim.x, gridDim.y, gridDim.z); }
+  static dim3 dim_blocks() { return group_dim(); }
+  static dim3 block_index() { return dim3(blockIdx.x, blockIdx.y, blockIdx.z); }
+  static dim3 dim_threads() { return dim3(blockDim.x, blockDim.y, blockDim.z); }
+  static dim3 thread_index() { return dim3(threadIdx.x, threadIdx.y, threadIdx.z); }
+  // No cooperative launch on the simulator, so a grid-wide barrier would never be valid.
+  static bool is_valid() { return false; }
+  template <class Unused = void> static void sync() {
+    static_assert(details::always_false<Unused>::value,
+                  "grid_group::sync() needs a cooperative launch, which the CPU simulator does "
+                  "not support; split the kernel in two launches instead");
+  }
+};
+
+inline grid_group this_grid() {
+  return grid_group();
+}
+
+// Free functions on any group.
+template <class Group> void sync(const Group &g) {
+  g.sync();
+}
+template <class Group> auto thread_rank(const Group &g) -> decltype(g.thread_rank()) {
+  return g.thread_rank();
+}
+template <class Group> auto group_size(const Group &g) -> decltype(g.num_threads()) {
+  return g.num_threads();
+}
+
+} // namespace cooperative_groups
+
+#endif // CUSIM_COOPERATIVE_GROUPS_H

@@ -1,0 +1,36 @@
+/* cusim_prelude.h: force-included (-include) into every rewritten .cu file of a simulator build,
+   as nvcc implicitly includes cuda_runtime.h. Defines the CUDA qualifiers for the host compiler. */
+#ifndef CUSIM_PRELUDE_H
+#define CUSIM_PRELUDE_H
+#pragma GCC system_header
+
+/* Standard headers that use names the qualifier macros below would break
+   (libstdc++'s shared_ptr_base.h writes __attribute__((__noinline__))): included first. */
+#include <memory>
+#include <cstdio>
+#include <cstdlib>
+
+#include "cuda_runtime.h"
+
+#define __global__
+#define __device__
+#define __host__
+#define __constant__
+#define __managed__
+#define __forceinline__ inline __attribute__((always_inline))
+#define __noinline__ __attribute__((noinline))
+#define __restrict__ __restrict
+#define __launch_bounds__(...)
+#define __maxnreg__(n)
+#define __grid_constant__
+#define __align__(n) __attribute__((aligned(n)))
+#define __builtin_align__(n) __attribute__((aligned(n)))
+#define __device_builtin__
+#define __cudart_builtin__
+#define __inline_hint__
+
+/* assert in a kernel reports like CUDA's device assert (see the simulator's assert.h). */
+#define CUSIM_DEVICE_ASSERT 1
+#include <assert.h>
+
+#endif

@@ -1,0 +1,7 @@
+/* device_launch_parameters.h for the CPU simulator: the built-in variables (threadIdx, ...) are
+   declared by cuda_runtime.h in C++ builds; this header exists so that including it works. */
+#ifndef CUSIM_DEVICE_LAUNCH_PARAMETERS_H
+#define CUSIM_DEVICE_LAUNCH_PARAMETERS_H
+#pragma GCC system_header
+#include "cuda_runtime.h"
+#endif

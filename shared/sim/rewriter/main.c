@@ -1,0 +1,135 @@
+/* cusim-rewrite: command line front end of rewrite.c. */
+#include "rewrite.h"
+
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+static const char usage[] =
+    "usage: cusim-rewrite INPUT.cu OUTPUT.cpp\n"
+    "       cusim-rewrite INPUT.cu -o OUTPUT.cpp\n"
+    "Rewrites a CUDA C file into C++ for the CPU simulator: kernel launches become calls of\n"
+    "::cusim::launch, __shared__ declarations become references into the block's shared memory,\n"
+    "and every line stays where it was (the output starts with #line 1 \"INPUT.cu\").\n"
+    "'-' reads standard input or writes standard output.\n"
+    "Exit status: 0 done, 1 errors in the input (reported as file:line:col: error: ...),\n"
+    "2 usage error.\n";
+
+typedef struct memory {
+  char *data;
+  size_t size, capacity;
+  int failed;
+} memory;
+
+static void memory_write(void *context, const char *data, size_t size) {
+  memory *m = context;
+  if (m->failed || size == 0) return;
+  if (m->size + size > m->capacity) {
+    size_t capacity = m->capacity ? m->capacity : 1 << 16;
+    while (capacity < m->size + size && capacity <= (size_t)-1 / 2) capacity *= 2;
+    char *grown = capacity >= m->size + size ? realloc(m->data, capacity) : NULL;
+    if (!grown) {
+      m->failed = 1;
+      return;
+    }
+    m->data = grown;
+    m->capacity = capacity;
+  }
+  memcpy(m->data + m->size, data, size);
+  m->size += size;
+}
+
+static void stream_write(void *context, const char *data, size_t size) {
+  fwrite(data, 1, size, (FILE *)context);
+}
+
+static int usage_error(const char *message, const char *argument) {
+  fprintf(stderr, "cusim-rewrite: error: %s%s\n%s", message, argument ? argument : "", usage);
+  return 2;
+}
+
+static int read_all(FILE *file, memory *input) {
+  char chunk[1 << 16];
+  size_t got;
+  while ((got = fread(chunk, 1, sizeof chunk, file)) > 0) memory_write(input, chunk, got);
+  return !ferror(file) && !input->failed;
+}
+
+int main(int argc, char **argv) {
+  const char *input_path = NULL, *output_path = NULL;
+  int options_done = 0;
+  for (int i = 1; i < argc; i++) {
+    const char *argument = argv[i];
+    if (!options_done && (strcmp(argument, "--help") == 0 || strcmp(argument, "-h") == 0)) {
+      fputs(usage, stdout);
+      return 0;
+    }
+    if (!options_done && strcmp(argument, "--") == 0) {
+      options_done = 1;
+    } else if (!options_done && strcmp(argument, "-o") == 0) {
+      if (i + 1 >= argc) return usage_error("-o needs a file name", NULL);
+      if (output_path) return usage_error("more than one output file", NULL);
+      output_path = argv[++i];
+    } else if (!options_done && argument[0] == '-' && argument[1] != '\0') {
+      return usage_error("unknown option ", argument);
+    } else if (!input_path) {
+      input_path = argument;
+    } else if (!output_path) {
+      output_path = argument;
+    } else {
+      return usage_error("unexpected argument ", argument);
+    }
+  }
+  if (!input_path || !output_path)
+    return usage_error(input_path ? "no output file given" : "no input file given", NULL);
+
+  int from_stdin = strcmp(input_path, "-") == 0;
+  const char *name = from_stdin ? "<stdin>" : input_path;
+  FILE *input_file = from_stdin ? stdin : fopen(input_path, "rb");
+  if (!input_file) {
+    fprintf(stderr, "%s: error: cannot open: %s\n", name, strerror(errno));
+    return 1;
+  }
+  memory input = {0};
+  int read_ok = read_all(input_file, &input);
+  if (!from_stdin) fclose(input_file);
+  if (!read_ok) {
+    fprintf(stderr, "%s: error: cannot read%s\n", name, input.failed ? ": out of memory" : "");
+    free(input.data);
+    return 1;
+  }
+
+  memory output = {0};
+  cusim_sink output_sink = {memory_write, &output};
+  cusim_sink error_sink = {stream_write, stderr};
+  int failed = cusim_rewrite_buffer(input.data, input.size, name, output_sink, error_sink);
+  free(input.data);
+  if (!failed && output.failed) {
+    fprintf(stderr, "%s: error: out of memory\n", name);
+    failed = 1;
+  }
+
+  int to_stdout = strcmp(output_path, "-") == 0;
+  if (failed) {
+    /* No output on failure, so a build never mistakes a stale file for a fresh one. */
+    if (!to_stdout) remove(output_path);
+    free(output.data);
+    return 1;
+  }
+  FILE *output_file = to_stdout ? stdout : fopen(output_path, "wb");
+  if (!output_file) {
+    fprintf(stderr, "%s: error: cannot write: %s\n", output_path, strerror(errno));
+    free(output.data);
+    return 1;
+  }
+  int write_ok = fwrite(output.data ? output.data : "", 1, output.size, output_file) == output.size;
+  write_ok = (to_stdout ? fflush(output_file) : fclose(output_file)) == 0 && write_ok;
+  free(output.data);
+  if (!write_ok) {
+    fprintf(stderr, "%s: error: cannot write: %s\n", output_path, strerror(errno));
+    if (!to_stdout) remove(output_path);
+    return 1;
+  }
+  return 0;
+}

@@ -1,0 +1,1272 @@
+/* cusim-rewrite's core. Two passes over the input:
+ *   1. a tokenizer that knows C++'s lexical rules well enough to skip comments, string,
+ *      character and raw-string literals, pp-numbers with digit separators and whole
+ *      preprocessor directives (each directive becomes one opaque token);
+ *   2. a linear scan over the tokens that finds kernel launches, __shared__ declarations and
+ *      __global__ parameter lists, and records edits (byte ranges and their replacements).
+ * The output is the input with the edits applied. Every edit is followed by as many newlines as
+ * it removed, so output line N is input line N (after the leading #line).
+ * Every scan is bounded so that the total work stays linear whatever the input. */
+#include "rewrite.h"
+
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+enum { MAX_ERRORS = 20 };
+#define NO_TOKEN ((size_t)-1)
+
+/* ---- growable buffers ------------------------------------------------------------------- */
+
+typedef struct byte_buffer {
+  char *data;
+  size_t size, capacity;
+} byte_buffer;
+
+/* Grows *array (of element_size-byte elements) to hold at least needed ones; 0 on failure. */
+static int reserve(void **array, size_t *capacity, size_t needed, size_t element_size) {
+  if (needed <= *capacity) return 1;
+  size_t new_capacity = *capacity ? *capacity : 64;
+  while (new_capacity < needed) {
+    if (new_capacity > SIZE_MAX / 2 / element_size) return 0;
+    new_capacity *= 2;
+  }
+  void *grown = realloc(*array, new_capacity * element_size);
+  if (!grown) return 0;
+  *array = grown;
+  *capacity = new_capacity;
+  return 1;
+}
+
+static int buffer_append(byte_buffer *buffer, const char *data, size_t size) {
+  if (size > SIZE_MAX - buffer->size ||
+      !reserve((void **)&buffer->data, &buffer->capacity, buffer->size + size, 1))
+    return 0;
+  if (size) memcpy(buffer->data + buffer->size, data, size);
+  buffer->size += size;
+  return 1;
+}
+
+static int buffer_append_text(byte_buffer *buffer, const char *text) {
+  return buffer_append(buffer, text, strlen(text));
+}
+
+/* Appends data as the inside of a C string literal: quotes and backslashes escaped, control and
+ * non-ASCII bytes as three-digit octal escapes, so the literal is one line and means the same
+ * bytes. */
+static int buffer_append_escaped(byte_buffer *buffer, const char *data, size_t size) {
+  for (size_t i = 0; i < size; i++) {
+    unsigned char c = (unsigned char)data[i];
+    if (c == '"' || c == '\\') {
+      char escape[2] = {'\\', (char)c};
+      if (!buffer_append(buffer, escape, 2)) return 0;
+    } else if (c < 0x20 || c >= 0x7f) {
+      char escape[5] = {'\\', (char)('0' + (c >> 6)), (char)('0' + ((c >> 3) & 7)),
+                        (char)('0' + (c & 7)), 0};
+      if (!buffer_append(buffer, escape, 4)) return 0;
+    } else if (!buffer_append(buffer, (const char *)&c, 1)) {
+      return 0;
+    }
+  }
+  return 1;
+}
+
+/* ---- tokens ----------------------------------------------------------------------------- */
+
+enum token_kind {
+  TOKEN_IDENTIFIER,
+  TOKEN_NUMBER,
+  TOKEN_LITERAL, /* string, character or raw-string literal, with its prefix */
+  TOKEN_PUNCTUATOR,
+  TOKEN_DIRECTIVE /* a whole preprocessor directive, continuation lines included */
+};
+
+typedef struct token {
+  uint32_t start, length; /* byte range in the input; inputs are limited to 4 GiB */
+  uint32_t kind;
+} token;
+
+typedef struct edit {
+  size_t start, end;            /* input bytes replaced */
+  size_t text_start, text_size; /* replacement, in rewriter.texts */
+  size_t token;                 /* where to point an error about it */
+} edit;
+
+typedef struct launch_arguments {
+  size_t depth_inside;         /* nesting depth of the tokens directly inside the parentheses */
+  size_t first_argument_token; /* first token of the argument being read */
+} launch_arguments;
+
+typedef struct rewriter {
+  const char *source;
+  size_t source_size;
+  const char *filename;
+  cusim_sink errors;
+  int error_count, out_of_memory, stopped;
+
+  token *tokens;
+  size_t token_count, token_capacity;
+
+  edit *edits;
+  size_t edit_count, edit_capacity;
+  byte_buffer texts; /* all replacement texts, back to back */
+  byte_buffer scratch;
+
+  /* Per open '{': 1 when it is inside a function body (where __shared__ may appear). */
+  unsigned char *braces_in_function;
+  size_t brace_count, brace_capacity;
+
+  launch_arguments *open_launches;
+  size_t open_launch_count, open_launch_capacity;
+
+  /* Launches written in #define bodies: the directive's token and the '<<<''s offset. */
+  size_t macro_launch_tokens[MAX_ERRORS], macro_launch_offsets[MAX_ERRORS];
+  size_t macro_launch_count;
+
+  /* Backward walks never go below this token: it is past the last rewritten construct. */
+  size_t walk_floor;
+
+  /* Cache for turning byte offsets into line:column (errors usually come in order). */
+  size_t position_offset, position_line, position_line_start;
+} rewriter;
+
+static const char *token_text(const rewriter *r, size_t i) {
+  return r->source + r->tokens[i].start;
+}
+
+static int token_is(const rewriter *r, size_t i, const char *text) {
+  if (i >= r->token_count || r->tokens[i].kind == TOKEN_DIRECTIVE) return 0;
+  size_t length = strlen(text);
+  return r->tokens[i].length == length && memcmp(token_text(r, i), text, length) == 0;
+}
+
+static int token_is_char(const rewriter *r, size_t i, char c) {
+  return i < r->token_count && r->tokens[i].kind == TOKEN_PUNCTUATOR && r->tokens[i].length == 1 &&
+         token_text(r, i)[0] == c;
+}
+
+static int token_is_identifier(const rewriter *r, size_t i) {
+  return i < r->token_count && r->tokens[i].kind == TOKEN_IDENTIFIER;
+}
+
+static int token_is_directive(const rewriter *r, size_t i) {
+  return i < r->token_count && r->tokens[i].kind == TOKEN_DIRECTIVE;
+}
+
+/* True when token i directly follows token i-1, with nothing between them. */
+static int token_touches_previous(const rewriter *r, size_t i) {
+  return i > 0 && i < r->token_count &&
+         r->tokens[i].start == r->tokens[i - 1].start + r->tokens[i - 1].length;
+}
+
+static int text_in_list(const char *text, size_t length, const char *const *list) {
+  for (; *list; list++)
+    if (strlen(*list) == length && memcmp(*list, text, length) == 0) return 1;
+  return 0;
+}
+
+/* Words that can never be the name of a kernel, a variable or a parameter. */
+static const char *const reserved_words[] = {"alignas",
+                                             "alignof",
+                                             "auto",
+                                             "bool",
+                                             "break",
+                                             "case",
+                                             "char",
+                                             "char8_t",
+                                             "char16_t",
+                                             "char32_t",
+                                             "class",
+                                             "const",
+                                             "constexpr",
+                                             "const_cast",
+                                             "continue",
+                                             "decltype",
+                                             "default",
+                                             "delete",
+                                             "do",
+                                             "double",
+                                             "dynamic_cast",
+                                             "else",
+                                             "enum",
+                                             "explicit",
+                                             "extern",
+                                             "false",
+                                             "float",
+                                             "for",
+                                             "friend",
+                                             "goto",
+                                             "if",
+                                             "inline",
+                                             "int",
+                                             "long",
+                                             "mutable",
+                                             "namespace",
+                                             "new",
+                                             "noexcept",
+                                             "nullptr",
+                                             "operator",
+                                             "private",
+                                             "protected",
+                                             "public",
+                                             "register",
+                                             "reinterpret_cast",
+                                             "restrict",
+                                             "return",
+                                             "short",
+                                             "signed",
+                                             "sizeof",
+                                             "static",
+                                             "static_assert",
+                                             "static_cast",
+                                             "struct",
+                                             "switch",
+                                             "template",
+                                             "this",
+                                             "throw",
+                                             "true",
+                                             "try",
+                                             "typedef",
+                                             "typeid",
+                                             "typename",
+                                             "union",
+                                             "unsigned",
+                                             "using",
+                                             "virtual",
+                                             "void",
+                                             "volatile",
+                                             "wchar_t",
+                                             "while",
+                                             "co_await",
+                                             "co_return",
+                                             "co_yield",
+                                             "__restrict__",
+                                             "__restrict",
+                                             "__shared__",
+                                             "__device__",
+                                             "__global__",
+                                             "__host__",
+                                             "__constant__",
+                                             "__managed__",
+                                             "__align__",
+                                             "__attribute__",
+                                             "__declspec",
+                                             "__launch_bounds__",
+                                             "__forceinline__",
+                                             "__noinline__",
+                                             NULL};
+
+/* Words followed by a parenthesized group that belongs to a declaration's specifiers. */
+static const char *const attribute_words[] = {
+    "__align__",   "__attribute__",    "alignas",           "__declspec", "__launch_bounds__",
+    "__maxnreg__", "__cluster_dims__", "__grid_constant__", NULL};
+
+static int token_in_list(const rewriter *r, size_t i, const char *const *list) {
+  return token_is_identifier(r, i) && text_in_list(token_text(r, i), r->tokens[i].length, list);
+}
+
+/* ---- errors ----------------------------------------------------------------------------- */
+
+static void position_of(rewriter *r, size_t offset, size_t *line, size_t *column) {
+  if (offset > r->source_size) offset = r->source_size;
+  if (offset < r->position_offset) {
+    r->position_offset = 0;
+    r->position_line = 1;
+    r->position_line_start = 0;
+  }
+  for (size_t i = r->position_offset; i < offset; i++) {
+    if (r->source[i] == '\n') {
+      r->position_line++;
+      r->position_line_start = i + 1;
+    }
+  }
+  r->position_offset = offset;
+  *line = r->position_line;
+  *column = offset - r->position_line_start + 1;
+}
+
+static void write_error_line(rewriter *r, byte_buffer *line) {
+  if (buffer_append(line, "\n", 1))
+    r->errors.write(r->errors.context, line->data, line->size);
+  else
+    r->out_of_memory = 1;
+}
+
+/* Reports "file:line:col: error: before NAME after" at byte offset (NAME is token `name`'s text,
+ * left out when name is NO_TOKEN). */
+static void report_at_offset(rewriter *r, size_t offset, const char *before, size_t name,
+                             const char *after) {
+  if (r->stopped) return;
+  byte_buffer line = {0};
+  size_t line_number = 1, column = 1;
+  position_of(r, offset, &line_number, &column);
+  char position[64];
+  snprintf(position, sizeof position, ":%zu:%zu: error: ", line_number, column);
+  int ok = buffer_append_text(&line, r->filename) && buffer_append_text(&line, position) &&
+           buffer_append_text(&line, before);
+  if (ok && name != NO_TOKEN && name < r->token_count)
+    ok = buffer_append(&line, token_text(r, name), r->tokens[name].length);
+  if (ok && after) ok = buffer_append_text(&line, after);
+  if (ok)
+    write_error_line(r, &line);
+  else
+    r->out_of_memory = 1;
+  free(line.data);
+  if (++r->error_count >= MAX_ERRORS) {
+    line.data = NULL;
+    line.size = line.capacity = 0;
+    if (buffer_append_text(&line, r->filename) &&
+        buffer_append_text(&line, ": error: too many errors; stopping"))
+      write_error_line(r, &line);
+    free(line.data);
+    r->stopped = 1;
+  }
+}
+
+/* The same, at token `at`. */
+static void report(rewriter *r, size_t at, const char *before, size_t name, const char *after) {
+  report_at_offset(r, at < r->token_count ? r->tokens[at].start : r->source_size, before, name,
+                   after);
+}
+
+/* ---- tokenizer -------------------------------------------------------------------------- */
+
+static int is_identifier_start(unsigned char c) {
+  return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || c == '_' || c == '$' || c >= 0x80;
+}
+
+static int is_identifier_char(unsigned char c) {
+  return is_identifier_start(c) || (c >= '0' && c <= '9');
+}
+
+static int is_digit(unsigned char c) {
+  return c >= '0' && c <= '9';
+}
+
+/* Length of a line splice (backslash, newline) starting at p, or 0. */
+static size_t splice_length(const char *s, size_t n, size_t p) {
+  if (p < n && s[p] == '\\') {
+    if (p + 1 < n && s[p + 1] == '\n') return 2;
+    if (p + 2 < n && s[p + 1] == '\r' && s[p + 2] == '\n') return 3;
+  }
+  return 0;
+}
+
+typedef struct lexer {
+  const char *s;
+  size_t n, p;
+  int at_line_start; /* no token yet on this line: a '#' here starts a directive */
+} lexer;
+
+/* Skips whitespace, line splices and comments. Inside a directive, stops at the newline that
+ * ends it. An unterminated comment runs to the end of the input (the compiler will say so). */
+static void skip_blanks(lexer *lex, int in_directive) {
+  const char *s = lex->s;
+  size_t n = lex->n;
+  while (lex->p < n) {
+    unsigned char c = (unsigned char)s[lex->p];
+    size_t splice;
+    if (c == '\n') {
+      if (in_directive) return;
+      lex->at_line_start = 1;
+      lex->p++;
+    } else if (c == ' ' || c == '\t' || c == '\r' || c == '\v' || c == '\f') {
+      lex->p++;
+    } else if ((splice = splice_length(s, n, lex->p)) != 0) {
+      lex->p += splice;
+    } else if (c == '/' && lex->p + 1 < n && s[lex->p + 1] == '/') {
+      size_t q = lex->p + 2; /* a // comment ends at a newline that is not spliced */
+      while (q < n && s[q] != '\n') {
+        size_t k = splice_length(s, n, q);
+        q += k ? k : 1;
+      }
+      lex->p = q;
+    } else if (c == '/' && lex->p + 1 < n && s[lex->p + 1] == '*') {
+      size_t q = lex->p + 2;
+      while (q + 1 < n && !(s[q] == '*' && s[q + 1] == '/')) q++;
+      lex->p = q + 1 < n ? q + 2 : n;
+    } else {
+      return;
+    }
+  }
+}
+
+/* End of a "..." or '...' literal whose opening quote is at q. An unterminated one stops before
+ * the newline, as the compiler's own lexer recovers. */
+static size_t lex_quoted(const char *s, size_t n, size_t q) {
+  char quote = s[q++];
+  while (q < n) {
+    char c = s[q];
+    if (c == '\\') {
+      size_t k = splice_length(s, n, q);
+      q += k ? k : 2;
+    } else if (c == quote) {
+      return q + 1;
+    } else if (c == '\n') {
+      return q;
+    } else {
+      q++;
+    }
+  }
+  return n;
+}
+
+/* End of a raw string R"delim(...)delim" whose opening quote is at q. */
+static size_t lex_raw(const char *s, size_t n, size_t q) {
+  size_t delimiter_start = q + 1, d = delimiter_start;
+  while (d < n && d - delimiter_start <= 16 && s[d] != '(') {
+    char c = s[d];
+    if (c == ' ' || c == ')' || c == '\\' || c == '"' || c == '\t' || c == '\v' || c == '\f' ||
+        c == '\n' || c == '\r')
+      break;
+    d++;
+  }
+  if (d >= n || s[d] != '(' || d - delimiter_start > 16)
+    return lex_quoted(s, n, q); /* not a valid raw string: let the compiler complain */
+  size_t delimiter_length = d - delimiter_start;
+  for (size_t e = d + 1; e < n; e++) {
+    if (s[e] == ')' && e + 1 + delimiter_length < n &&
+        memcmp(s + e + 1, s + delimiter_start, delimiter_length) == 0 &&
+        s[e + 1 + delimiter_length] == '"')
+      return e + delimiter_length + 2;
+  }
+  return n;
+}
+
+/* Lexes one token starting at p (not blank); returns its end, at least p + 1. */
+static size_t lex_token(const char *s, size_t n, size_t p, uint32_t *kind) {
+  unsigned char c = (unsigned char)s[p];
+  if (is_identifier_start(c)) {
+    size_t q = p + 1;
+    while (q < n && is_identifier_char((unsigned char)s[q])) q++;
+    if (q < n && (s[q] == '"' || s[q] == '\'')) {
+      static const char *const raw_prefixes[] = {"R", "u8R", "uR", "UR", "LR", NULL};
+      static const char *const encoding_prefixes[] = {"u8", "u", "U", "L", NULL};
+      if (s[q] == '"' && text_in_list(s + p, q - p, raw_prefixes)) {
+        *kind = TOKEN_LITERAL;
+        return lex_raw(s, n, q);
+      }
+      if (text_in_list(s + p, q - p, encoding_prefixes)) {
+        *kind = TOKEN_LITERAL;
+        return lex_quoted(s, n, q);
+      }
+    }
+    *kind = TOKEN_IDENTIFIER;
+    return q;
+  }
+  if (is_digit(c) || (c == '.' && p + 1 < n && is_digit((unsigned char)s[p + 1]))) {
+    /* A pp-number: digit separators (1'000) and exponent signs (1e+5) belong to it. */
+    size_t q = p + 1;
+    while (q < n) {
+      unsigned char d = (unsigned char)s[q];
+      if ((d == 'e' || d == 'E' || d == 'p' || d == 'P') && q + 1 < n &&
+          (s[q + 1] == '+' || s[q + 1] == '-'))
+        q += 2;
+      else if (d == '\'' && q + 1 < n && is_identifier_char((unsigned char)s[q + 1]))
+        q += 2;
+      else if (is_identifier_char(d) || d == '.')
+        q++;
+      else
+        break;
+    }
+    *kind = TOKEN_NUMBER;
+    return q;
+  }
+  if (c == '"' || c == '\'') {
+    *kind = TOKEN_LITERAL;
+    return lex_quoted(s, n, p);
+  }
+  *kind = TOKEN_PUNCTUATOR;
+  if (p + 1 < n) {
+    char d = s[p + 1];
+    /* '<' and '>' stay single so that '>>' can close two template lists and '<<<' is three. */
+    if ((c == ':' && d == ':') || (c == '&' && d == '&') || (c == '-' && d == '>')) return p + 2;
+  }
+  return p + 1;
+}
+
+static int push_token(rewriter *r, size_t start, size_t end, uint32_t kind) {
+  if (!reserve((void **)&r->tokens, &r->token_capacity, r->token_count + 1, sizeof(token))) {
+    r->out_of_memory = 1;
+    return 0;
+  }
+  token *t = &r->tokens[r->token_count++];
+  t->start = (uint32_t)start;
+  t->length = (uint32_t)(end - start);
+  t->kind = kind;
+  return 1;
+}
+
+static void note_macro_launch(rewriter *r, size_t offset) {
+  size_t count = r->macro_launch_count;
+  if (count < MAX_ERRORS && (count == 0 || r->macro_launch_tokens[count - 1] != r->token_count)) {
+    r->macro_launch_tokens[count] = r->token_count; /* the directive's token, pushed next */
+    r->macro_launch_offsets[count] = offset;
+    r->macro_launch_count++;
+  }
+}
+
+static int tokenize(rewriter *r, size_t start) {
+  lexer lex = {r->source, r->source_size, start, 1};
+  const char *s = r->source;
+  size_t n = r->source_size;
+  for (;;) {
+    skip_blanks(&lex, 0);
+    if (lex.p >= n) return 1;
+    size_t token_start = lex.p;
+    uint32_t kind;
+    if (lex.at_line_start &&
+        (s[lex.p] == '#' || (s[lex.p] == '%' && lex.p + 1 < n && s[lex.p + 1] == ':'))) {
+      /* A directive runs to the end of its logical line; its own tokens are lexed only so that
+       * comments and literals in it cannot hide that end. */
+      lex.p += s[lex.p] == '#' ? 1 : 2;
+      size_t end = lex.p, words = 0, angles = 0;
+      int is_define = 0;
+      for (;;) {
+        skip_blanks(&lex, 1);
+        if (lex.p >= n || s[lex.p] == '\n') break;
+        size_t word = lex.p;
+        lex.p = lex_token(s, n, lex.p, &kind);
+        if (words++ == 0)
+          is_define =
+              kind == TOKEN_IDENTIFIER && lex.p - word == 6 && !memcmp(s + word, "define", 6);
+        /* A launch in a macro body stays as it is, so it is reported (see scan()). */
+        int is_angle = kind == TOKEN_PUNCTUATOR && lex.p - word == 1 && s[word] == '<';
+        angles = is_angle ? (angles > 0 && word == end ? angles + 1 : 1) : 0;
+        if (angles == 3 && is_define) note_macro_launch(r, word - 2);
+        end = lex.p;
+      }
+      lex.at_line_start = 0;
+      if (!push_token(r, token_start, end, TOKEN_DIRECTIVE)) return 0;
+      continue;
+    }
+    lex.at_line_start = 0;
+    lex.p = lex_token(s, n, lex.p, &kind);
+    if (!push_token(r, token_start, lex.p, kind)) return 0;
+  }
+}
+
+/* ---- edits ------------------------------------------------------------------------------ */
+
+/* Records that input bytes [start, end) become r->scratch's contents. */
+static void add_edit(rewriter *r, size_t at, size_t start, size_t end) {
+  size_t text_start = r->texts.size;
+  if (!buffer_append(&r->texts, r->scratch.data, r->scratch.size) ||
+      !reserve((void **)&r->edits, &r->edit_capacity, r->edit_count + 1, sizeof(edit))) {
+    r->out_of_memory = 1;
+    return;
+  }
+  edit *e = &r->edits[r->edit_count++];
+  e->start = start;
+  e->end = end;
+  e->text_start = text_start;
+  e->text_size = r->scratch.size;
+  e->token = at;
+}
+
+static void scratch_text(rewriter *r, const char *text) {
+  if (!buffer_append_text(&r->scratch, text)) r->out_of_memory = 1;
+}
+
+static void scratch_token(rewriter *r, size_t i) {
+  if (!buffer_append(&r->scratch, token_text(r, i), r->tokens[i].length)) r->out_of_memory = 1;
+}
+
+/* Appends tokens [first, end) to out on one line: comments dropped, each gap one space. Tokens
+ * for which skip() is true are left out (and leave a space). */
+static int append_tokens(rewriter *r, byte_buffer *out, size_t first, size_t end,
+                         int (*skip)(const rewriter *, size_t, void *), void *skip_context) {
+  int gap = 0, any = 0;
+  for (size_t i = first; i < end && i < r->token_count; i++) {
+    if (skip && skip(r, i, skip_context)) {
+      gap = 1;
+      continue;
+    }
+    if (any && (gap || !token_touches_previous(r, i)))
+      if (!buffer_append(out, " ", 1)) return 0;
+    if (!buffer_append(out, token_text(r, i), r->tokens[i].length)) return 0;
+    any = 1;
+    gap = 0;
+  }
+  return 1;
+}
+
+static void scratch_tokens(rewriter *r, size_t first, size_t end,
+                           int (*skip)(const rewriter *, size_t, void *), void *skip_context) {
+  if (!append_tokens(r, &r->scratch, first, end, skip, skip_context)) r->out_of_memory = 1;
+}
+
+/* ---- kernel launches -------------------------------------------------------------------- */
+
+static int is_launch_start(const rewriter *r, size_t i) {
+  return token_is_char(r, i, '<') && token_is_char(r, i + 1, '<') && token_is_char(r, i + 2, '<') &&
+         token_touches_previous(r, i + 1) && token_touches_previous(r, i + 2) &&
+         !token_is(r, i - 1, "operator");
+}
+
+static int is_launch_end(const rewriter *r, size_t i) {
+  return token_is_char(r, i, '>') && token_is_char(r, i + 1, '>') && token_is_char(r, i + 2, '>') &&
+         token_touches_previous(r, i + 1) && token_touches_previous(r, i + 2);
+}
+
+static int is_statement_boundary(const rewriter *r, size_t i) {
+  return token_is_directive(r, i) || token_is_char(r, i, ';') || token_is_char(r, i, '{') ||
+         token_is_char(r, i, '}');
+}
+
+/* Index of the '<' that opens the template argument list closed by the '>' at close, or
+ * NO_TOKEN. Parenthesized parts may hold '<' and '>' of their own. */
+static size_t matching_angle_backward(const rewriter *r, size_t close) {
+  size_t angle = 0, parens = 0;
+  for (size_t k = close + 1; k-- > r->walk_floor;) {
+    if (is_statement_boundary(r, k)) return NO_TOKEN;
+    if (token_is_char(r, k, ')') || token_is_char(r, k, ']')) {
+      parens++;
+    } else if (token_is_char(r, k, '(') || token_is_char(r, k, '[')) {
+      if (parens == 0) return NO_TOKEN;
+      parens--;
+    } else if (parens == 0 && token_is_char(r, k, '>')) {
+      angle++;
+    } else if (parens == 0 && token_is_char(r, k, '<')) {
+      if (--angle == 0) return k;
+    }
+  }
+  return NO_TOKEN;
+}
+
+static int is_name(const rewriter *r, size_t i) {
+  return token_is_identifier(r, i) && !token_in_list(r, i, reserved_words);
+}
+
+/* First token of the callee expression that ends just before token end (a '<<<'): a name with
+ * optional template arguments, '::'-qualified, possibly '::template'. NO_TOKEN if none. */
+static size_t callee_start(const rewriter *r, size_t end) {
+  size_t first = end;
+  int want_name = 1, after_scope = 0;
+  while (first > r->walk_floor) {
+    size_t k = first - 1;
+    if (want_name) {
+      if (token_is_char(r, k, '>')) {
+        size_t open = matching_angle_backward(r, k);
+        if (open == NO_TOKEN || open == 0 || open - 1 < r->walk_floor || !is_name(r, open - 1))
+          break;
+        first = open - 1;
+      } else if (is_name(r, k)) {
+        first = k;
+      } else {
+        break;
+      }
+      want_name = 0;
+      after_scope = 0;
+    } else if (token_is(r, k, "::")) {
+      first = k;
+      want_name = 1;
+      after_scope = 1;
+    } else if (token_is(r, k, "template") && k > r->walk_floor && token_is(r, k - 1, "::")) {
+      first = k; /* ns::template kernel<T> */
+    } else {
+      break;
+    }
+  }
+  if (first == end || (want_name && !after_scope)) return NO_TOKEN;
+  return first;
+}
+
+/* Index of the first '>' of the '>>>' that closes the launch configuration starting at token
+ * first, or NO_TOKEN (after reporting why). */
+static size_t launch_config_end(rewriter *r, size_t open, size_t first) {
+  size_t depth = 0;
+  for (size_t k = first; k < r->token_count; k++) {
+    if (token_is_directive(r, k)) {
+      report(r, k,
+             "a preprocessor directive inside a kernel launch configuration is not supported by "
+             "the simulator",
+             NO_TOKEN, NULL);
+      return NO_TOKEN;
+    }
+    if (token_is_char(r, k, '(') || token_is_char(r, k, '[') || token_is_char(r, k, '{')) {
+      depth++;
+    } else if (token_is_char(r, k, ')') || token_is_char(r, k, ']') || token_is_char(r, k, '}')) {
+      if (depth == 0) break;
+      depth--;
+    } else if (depth == 0 && token_is_char(r, k, ';')) {
+      break;
+    } else if (depth == 0 && is_launch_end(r, k)) {
+      return k;
+    }
+  }
+  report(r, open, "'<<<' without a matching '>>>'", NO_TOKEN, NULL);
+  return NO_TOKEN;
+}
+
+static int is_null_literal(const rewriter *r, size_t i) {
+  return token_is(r, i, "0") || token_is(r, i, "NULL") || token_is(r, i, "0L") ||
+         token_is(r, i, "0UL");
+}
+
+/* A launch argument spans tokens [first, end): a lone 0 or NULL there becomes null_arg(). */
+static void finish_launch_argument(rewriter *r, size_t first, size_t end) {
+  if (end == first + 1 && is_null_literal(r, first)) {
+    r->scratch.size = 0;
+    scratch_text(r, "::cusim::null_arg()");
+    add_edit(r, first, r->tokens[first].start, r->tokens[first].start + r->tokens[first].length);
+  }
+}
+
+/* Rewrites the launch whose '<<<' starts at token open; *depth is the scan's nesting depth.
+ * Returns the token the scan continues at. */
+static size_t rewrite_launch(rewriter *r, size_t open, size_t *depth) {
+  size_t first = callee_start(r, open);
+  if (first == NO_TOKEN) {
+    report(r, open, "expected a kernel name before '<<<'", NO_TOKEN, NULL);
+    return open + 3;
+  }
+  if (first > 0 && (token_is_char(r, first - 1, '.') || token_is(r, first - 1, "->"))) {
+    report(r, first - 1, "a kernel must be a function, not a member reached with '.' or '->'",
+           NO_TOKEN, NULL);
+    return open + 3;
+  }
+  size_t config_end = launch_config_end(r, open, open + 3);
+  if (config_end == NO_TOKEN) return open + 3;
+  size_t paren = config_end + 3;
+  if (!token_is_char(r, paren, '(')) {
+    report(r, paren < r->token_count ? paren : config_end,
+           "expected '(' and the kernel's arguments after '>>>'", NO_TOKEN, NULL);
+    return paren;
+  }
+  r->scratch.size = 0;
+  scratch_text(r, "::cusim::launch(::cusim::config(");
+  scratch_tokens(r, open + 3, config_end, NULL, NULL);
+  scratch_text(r, "), \"");
+  byte_buffer callee = {0};
+  if (append_tokens(r, &callee, first, open, NULL, NULL) &&
+      buffer_append_escaped(&r->scratch, callee.data, callee.size)) {
+    scratch_text(r, "\", __FILE__, __LINE__, [=](auto&&... cusim_arg) { ");
+    if (!buffer_append(&r->scratch, callee.data, callee.size)) r->out_of_memory = 1;
+    scratch_text(r, "(cusim_arg...); }");
+    if (!token_is_char(r, paren + 1, ')')) scratch_text(r, ", ");
+  } else {
+    r->out_of_memory = 1;
+  }
+  free(callee.data);
+  add_edit(r, open, r->tokens[first].start, r->tokens[paren].start + 1);
+
+  if (!reserve((void **)&r->open_launches, &r->open_launch_capacity, r->open_launch_count + 1,
+               sizeof(launch_arguments))) {
+    r->out_of_memory = 1;
+    return paren + 1;
+  }
+  (*depth)++;
+  launch_arguments *arguments = &r->open_launches[r->open_launch_count++];
+  arguments->depth_inside = *depth;
+  arguments->first_argument_token = paren + 1;
+  r->walk_floor = paren + 1;
+  return paren + 1;
+}
+
+/* ---- __shared__ declarations ------------------------------------------------------------ */
+
+/* Index of the '(' matching the ')' at close, or NO_TOKEN; stays within one statement. */
+static size_t matching_paren_backward(const rewriter *r, size_t close) {
+  size_t depth = 0;
+  for (size_t k = close + 1; k-- > r->walk_floor;) {
+    if (is_statement_boundary(r, k)) return NO_TOKEN;
+    if (token_is_char(r, k, ')'))
+      depth++;
+    else if (token_is_char(r, k, '(') && --depth == 0)
+      return k;
+  }
+  return NO_TOKEN;
+}
+
+/* Specifiers that only say where the variable lives; a typedef cannot carry them. */
+static int is_storage_word(const rewriter *r, size_t i, void *unused) {
+  (void)unused;
+  return token_is(r, i, "__shared__") || token_is(r, i, "static") || token_is(r, i, "extern") ||
+         token_is(r, i, "__device__");
+}
+
+/* Rewrites the __shared__ declaration around token at; returns the token the scan continues at. */
+static size_t rewrite_shared(rewriter *r, size_t at) {
+  const char *unsupported = "cannot rewrite this __shared__ declaration for the simulator "
+                            "(expected a declaration like '__shared__ float name[N];')";
+  /* Back to the start of the declaration: only specifiers may come before __shared__. */
+  size_t first = at;
+  while (first > r->walk_floor) {
+    size_t k = first - 1;
+    if (is_statement_boundary(r, k) || token_is_char(r, k, ':')) break;
+    if (token_is_char(r, k, ')')) {
+      size_t open = matching_paren_backward(r, k);
+      if (open == NO_TOKEN || open == 0 || !token_in_list(r, open - 1, attribute_words)) {
+        report(r, at, unsupported, NO_TOKEN, NULL);
+        return at + 1;
+      }
+      first = open - 1;
+      continue;
+    }
+    if (token_is_char(r, k, '(') || token_is_char(r, k, '=') || token_is_char(r, k, ',') ||
+        token_is_char(r, k, '?') || token_is_char(r, k, '[') || token_is_char(r, k, ']') ||
+        token_is_char(r, k, '<') || r->tokens[k].kind == TOKEN_LITERAL ||
+        r->tokens[k].kind == TOKEN_NUMBER) {
+      report(r, at, unsupported, NO_TOKEN, NULL);
+      return at + 1;
+    }
+    first = k;
+  }
+
+  /* Forward to the ';', noting the declarator's name, its array part and what is not allowed. */
+  size_t depth = 0, angle = 0, end = NO_TOKEN, dimensions = NO_TOKEN, name = NO_TOKEN;
+  size_t comma = NO_TOKEN, initializer = NO_TOKEN, alignas_at = NO_TOKEN;
+  int is_extern = 0, is_aligned = 0;
+  for (size_t k = first; k < r->token_count; k++) {
+    if (token_is_directive(r, k)) {
+      report(r, k,
+             "a preprocessor directive inside a __shared__ declaration is not supported by the "
+             "simulator",
+             NO_TOKEN, NULL);
+      return at + 1;
+    }
+    int opens = token_is_char(r, k, '(') || token_is_char(r, k, '[') || token_is_char(r, k, '{');
+    int closes = token_is_char(r, k, ')') || token_is_char(r, k, ']') || token_is_char(r, k, '}');
+    if (depth == 0) {
+      if (token_is_char(r, k, ';')) {
+        end = k;
+        break;
+      }
+      if (token_is_char(r, k, '[') && dimensions == NO_TOKEN) dimensions = k;
+      if ((token_is_char(r, k, '{') || token_is_char(r, k, '=')) && angle == 0 &&
+          initializer == NO_TOKEN)
+        initializer = k;
+      if (token_is_char(r, k, ',') && angle == 0 && comma == NO_TOKEN) comma = k;
+      if (dimensions == NO_TOKEN && token_is_char(r, k, '<')) angle++;
+      if (dimensions == NO_TOKEN && token_is_char(r, k, '>') && angle > 0) angle--;
+      if (token_is(r, k, "extern")) is_extern = 1;
+      if (token_is(r, k, "alignas") && alignas_at == NO_TOKEN) alignas_at = k;
+      if (token_is(r, k, "__align__") || token_is(r, k, "__attribute__")) is_aligned = 1;
+      /* The name: the last plain identifier before the array part, not a type's template name,
+       * qualifier or attribute, and not a keyword. */
+      if (dimensions == NO_TOKEN && initializer == NO_TOKEN && comma == NO_TOKEN && angle == 0 &&
+          is_name(r, k) && !token_is_char(r, k + 1, '(') && !token_is_char(r, k + 1, '<') &&
+          !token_is(r, k + 1, "::") && !token_is(r, k - 1, "::"))
+        name = k;
+    }
+    if (opens) {
+      depth++;
+    } else if (closes) {
+      if (depth == 0) {
+        report(r, at, unsupported, NO_TOKEN, NULL);
+        return at + 1;
+      }
+      depth--;
+    }
+  }
+  if (end == NO_TOKEN) {
+    report(r, at, "expected ';' after this __shared__ declaration", NO_TOKEN, NULL);
+    return at + 1;
+  }
+  int in_function = r->brace_count > 0 && r->braces_in_function[r->brace_count - 1];
+  if (!in_function) {
+    report(r, at, "__shared__ variable '", name,
+           name != NO_TOKEN ? "' outside a function is not supported by the simulator; declare "
+                              "it inside the kernel"
+                            : "outside a function is not supported by the simulator; declare "
+                              "it inside the kernel");
+    return end + 1;
+  }
+  if (name == NO_TOKEN) {
+    report(r, at, unsupported, NO_TOKEN, NULL);
+    return end + 1;
+  }
+  if (comma != NO_TOKEN) {
+    report(r, comma,
+           "several variables in one __shared__ declaration; the simulator needs each in its own "
+           "declaration",
+           NO_TOKEN, NULL);
+    return end + 1;
+  }
+  if (initializer != NO_TOKEN) {
+    report(r, initializer, "__shared__ variable '", name,
+           "' has an initializer; CUDA does not allow initializing __shared__ variables");
+    return end + 1;
+  }
+  if (alignas_at != NO_TOKEN) {
+    report(r, alignas_at,
+           "alignas in a __shared__ declaration is not supported by the simulator; use "
+           "__align__(n)",
+           NO_TOKEN, NULL);
+    return end + 1;
+  }
+  if (is_extern &&
+      !(end == name + 3 && token_is_char(r, name + 1, '[') && token_is_char(r, name + 2, ']'))) {
+    report(r, name, "extern __shared__ variable '", name,
+           "' must be an array of unknown size, as in 'extern __shared__ float name[];'");
+    return end + 1;
+  }
+
+  /* typedef TYPE cusim_shared_t_NAME DIMENSIONS; ... */
+  r->scratch.size = 0;
+  scratch_text(r, "typedef ");
+  scratch_tokens(r, first, name, is_storage_word, NULL);
+  scratch_text(r, " cusim_shared_t_");
+  scratch_token(r, name);
+  scratch_tokens(r, name + 1, end, is_storage_word, NULL);
+  scratch_text(r, "; ");
+  if (is_extern) {
+    const char *element[] = {"::std::remove_extent_t<cusim_shared_t_", NULL, ">"};
+    for (int pointer = 0; pointer < 2; pointer++) {
+      if (pointer) scratch_text(r, " = (");
+      scratch_text(r, element[0]);
+      scratch_token(r, name);
+      scratch_text(r, element[2]);
+      scratch_text(r, pointer ? "*)::cusim::shared_dynamic();" : "* const ");
+      if (!pointer) scratch_token(r, name);
+    }
+  } else {
+    scratch_text(r, "cusim_shared_t_");
+    scratch_token(r, name);
+    scratch_text(r, "& ");
+    scratch_token(r, name);
+    scratch_text(r, " = *::cusim::shared_var<cusim_shared_t_");
+    scratch_token(r, name);
+    /* A template argument loses a typedef's alignment attribute, so an aligned declaration's
+     * site also tells the alignment (an addition to the contract in docs/architecture.md: site()
+     * returns it). */
+    if (is_aligned) {
+      scratch_text(r, ">([]{ return alignof(cusim_shared_t_");
+      scratch_token(r, name);
+      scratch_text(r, "); });");
+    } else {
+      scratch_text(r, ">([]{});");
+    }
+  }
+  add_edit(r, at, r->tokens[first].start, r->tokens[end].start + 1);
+  r->walk_floor = end + 1;
+  return end + 1;
+}
+
+/* ---- __global__ parameter lists --------------------------------------------------------- */
+
+/* Index of the ')' matching the '(' at open, or NO_TOKEN; gives up at a statement boundary or
+ * another __global__ so that scans from different kernels never overlap. */
+static size_t matching_paren_forward(const rewriter *r, size_t open) {
+  size_t depth = 0;
+  for (size_t k = open; k < r->token_count; k++) {
+    if (is_statement_boundary(r, k) || token_is(r, k, "__global__")) return NO_TOKEN;
+    if (token_is_char(r, k, '('))
+      depth++;
+    else if (token_is_char(r, k, ')') && --depth == 0)
+      return k;
+  }
+  return NO_TOKEN;
+}
+
+static void report_reference_parameter(rewriter *r, size_t ampersand, size_t name,
+                                       size_t parameter_number) {
+  if (name != NO_TOKEN) {
+    report(r, ampersand, "kernel parameter '", name,
+           "' is a reference; __global__ functions take their parameters by value (nvcc accepts "
+           "this, but the kernel would read host memory on a GPU)");
+  } else {
+    char text[200];
+    snprintf(text, sizeof text,
+             "kernel parameter %zu is a reference; __global__ functions take their parameters by "
+             "value (nvcc accepts this, but the kernel would read host memory on a GPU)",
+             parameter_number);
+    report(r, ampersand, text, NO_TOKEN, NULL);
+  }
+}
+
+/* Reports reference parameters of the __global__ function declared at token at. */
+static void check_kernel_parameters(rewriter *r, size_t at) {
+  size_t open = NO_TOKEN;
+  for (size_t k = at + 1; k < r->token_count; k++) {
+    if (is_statement_boundary(r, k) || token_is(r, k, "__global__")) return;
+    if (!token_is_char(r, k, '(')) continue;
+    if (token_in_list(r, k - 1, attribute_words)) {
+      size_t close = matching_paren_forward(r, k); /* __launch_bounds__(...) and the like */
+      if (close == NO_TOKEN) return;
+      k = close;
+      continue;
+    }
+    if (token_is_identifier(r, k - 1) || token_is_char(r, k - 1, '>')) open = k;
+    break;
+  }
+  if (open == NO_TOKEN) return;
+  size_t depth = 1, angle = 0, parameter_number = 1;
+  size_t ampersand = NO_TOKEN, name = NO_TOKEN;
+  int in_default = 0;
+  for (size_t k = open + 1; k < r->token_count; k++) {
+    if (is_statement_boundary(r, k) || token_is(r, k, "__global__")) return;
+    if (token_is_char(r, k, '(') || token_is_char(r, k, '[')) {
+      depth++;
+      continue;
+    }
+    int closes = token_is_char(r, k, ')') || token_is_char(r, k, ']');
+    if (closes && --depth > 0) continue;
+    if (closes || (depth == 1 && angle == 0 && token_is_char(r, k, ','))) {
+      if (ampersand != NO_TOKEN) report_reference_parameter(r, ampersand, name, parameter_number);
+      if (closes || r->stopped) return;
+      parameter_number++;
+      ampersand = name = NO_TOKEN;
+      in_default = 0;
+      continue;
+    }
+    if (depth != 1 || in_default) continue;
+    if (token_is_char(r, k, '<')) {
+      angle++;
+    } else if (token_is_char(r, k, '>')) {
+      if (angle > 0) angle--;
+    } else if (angle == 0 && token_is_char(r, k, '=')) {
+      in_default = 1;
+    } else if (angle == 0 && (token_is_char(r, k, '&') || token_is(r, k, "&&"))) {
+      if (ampersand == NO_TOKEN) ampersand = k;
+    } else if (angle == 0 && is_name(r, k) && !token_is(r, k + 1, "::") &&
+               !token_is_char(r, k + 1, '<') && !token_is_char(r, k + 1, '(')) {
+      name = k;
+    }
+  }
+}
+
+/* ---- the scan --------------------------------------------------------------------------- */
+
+/* Whether the '{' at token open starts a function body (or a block inside one): decided by the
+ * nearest telling token before it in the same statement. */
+static int opens_function_body(const rewriter *r, size_t open) {
+  for (size_t k = open; k-- > 0;) {
+    if (token_is_directive(r, k)) continue;
+    if (token_is_char(r, k, ';') || token_is_char(r, k, '{') || token_is_char(r, k, '}') ||
+        token_is_char(r, k, '=') || r->tokens[k].kind == TOKEN_LITERAL)
+      return 0; /* a file-scope initializer or extern "C" { */
+    if (token_is(r, k, "namespace") || token_is(r, k, "struct") || token_is(r, k, "class") ||
+        token_is(r, k, "union") || token_is(r, k, "enum"))
+      return 0;
+    if (token_is_char(r, k, ']')) return 1; /* a lambda */
+    if (token_is_char(r, k, ')')) {
+      /* struct alignas(8) S { is not a function; skip attribute groups. */
+      size_t depth = 0, j = k + 1;
+      while (j-- > 0) {
+        if (is_statement_boundary(r, j)) return 1;
+        if (token_is_char(r, j, ')'))
+          depth++;
+        else if (token_is_char(r, j, '(') && --depth == 0)
+          break;
+      }
+      if (j == 0 || j == (size_t)-1 || !token_in_list(r, j - 1, attribute_words)) return 1;
+      k = j; /* the loop goes on before the attribute word */
+    }
+  }
+  return 0;
+}
+
+static void push_brace(rewriter *r, size_t open) {
+  int in_function = (r->brace_count > 0 && r->braces_in_function[r->brace_count - 1]) ||
+                    opens_function_body(r, open);
+  if (!reserve((void **)&r->braces_in_function, &r->brace_capacity, r->brace_count + 1, 1)) {
+    r->out_of_memory = 1;
+    return;
+  }
+  r->braces_in_function[r->brace_count++] = (unsigned char)in_function;
+}
+
+/* Handles a closing ')', ']' or '}' at token k: finishes a launch argument list it closes. */
+static void close_nesting(rewriter *r, size_t k, size_t *depth) {
+  if (r->open_launch_count > 0) {
+    launch_arguments *arguments = &r->open_launches[r->open_launch_count - 1];
+    if (arguments->depth_inside == *depth) {
+      if (token_is_char(r, k, ')')) finish_launch_argument(r, arguments->first_argument_token, k);
+      r->open_launch_count--;
+    }
+  }
+  if (*depth > 0) (*depth)--;
+}
+
+static void scan(rewriter *r) {
+  size_t depth = 0; /* (), [] and {} together: enough to find the end of a launch's arguments */
+  size_t i = 0, macro_launch = 0;
+  while (i < r->token_count && !r->stopped && !r->out_of_memory) {
+    const token *t = &r->tokens[i];
+    if (t->kind == TOKEN_PUNCTUATOR && t->length == 1) {
+      launch_arguments *arguments =
+          r->open_launch_count > 0 ? &r->open_launches[r->open_launch_count - 1] : NULL;
+      switch (token_text(r, i)[0]) {
+      case '{':
+        push_brace(r, i);
+        depth++;
+        break;
+      case '(':
+      case '[':
+        depth++;
+        break;
+      case '}':
+        if (r->brace_count > 0) r->brace_count--;
+        close_nesting(r, i, &depth);
+        break;
+      case ')':
+      case ']':
+        close_nesting(r, i, &depth);
+        break;
+      case ',':
+        if (arguments && arguments->depth_inside == depth) {
+          finish_launch_argument(r, arguments->first_argument_token, i);
+          arguments->first_argument_token = i + 1;
+        }
+        break;
+      case ';':
+        if (arguments && arguments->depth_inside == depth)
+          r->open_launch_count--; /* a broken argument list: the compiler will say so */
+        break;
+      case '<':
+        if (is_launch_start(r, i)) {
+          i = rewrite_launch(r, i, &depth);
+          continue;
+        }
+        break;
+      default:
+        break;
+      }
+    } else if (t->kind == TOKEN_IDENTIFIER) {
+      if (token_is(r, i, "__shared__")) {
+        i = rewrite_shared(r, i);
+        continue;
+      }
+      if (token_is(r, i, "__global__")) check_kernel_parameters(r, i);
+    } else if (t->kind == TOKEN_DIRECTIVE) {
+      /* A macro body cannot be rewritten line for line; say so rather than let the C++ compiler
+       * stumble over '<<<' wherever the macro is used. */
+      while (macro_launch < r->macro_launch_count && r->macro_launch_tokens[macro_launch] < i)
+        macro_launch++;
+      if (macro_launch < r->macro_launch_count && r->macro_launch_tokens[macro_launch] == i)
+        report_at_offset(r, r->macro_launch_offsets[macro_launch],
+                         "a kernel launch inside a #define is not supported by the simulator; "
+                         "launch the kernel outside the macro",
+                         NO_TOKEN, NULL);
+    }
+    i++;
+  }
+}
+
+/* ---- output ----------------------------------------------------------------------------- */
+
+static int compare_edits(const void *a, const void *b) {
+  const edit *x = a, *y = b;
+  return x->start < y->start ? -1 : x->start > y->start;
+}
+
+static size_t count_newlines(const char *data, size_t size) {
+  size_t count = 0;
+  for (size_t i = 0; i < size; i++) count += data[i] == '\n';
+  return count;
+}
+
+/* After a replacement that removed more newlines than it holds: the missing newlines (in the
+ * input's style, \n or \r\n), then blanks as wide as the start of the edit's last line, so the
+ * code after the edit keeps its line and its column. */
+static void write_line_padding(const rewriter *r, const edit *x, size_t missing,
+                               cusim_sink output) {
+  const char *region = r->source + x->start;
+  size_t size = x->end - x->start;
+  const char *first_newline = memchr(region, '\n', size);
+  int crlf = first_newline && first_newline > region && first_newline[-1] == '\r';
+  char chunk[256];
+  while (missing > 0) {
+    size_t count = 0;
+    for (; missing > 0 && count + 2 <= sizeof chunk; missing--) {
+      if (crlf) chunk[count++] = '\r';
+      chunk[count++] = '\n';
+    }
+    output.write(output.context, chunk, count);
+  }
+  size_t last_line = size;
+  while (last_line > 0 && region[last_line - 1] != '\n') last_line--;
+  while (last_line < size) {
+    size_t count = 0;
+    for (; last_line < size && count < sizeof chunk; last_line++)
+      chunk[count++] = region[last_line] == '\t' ? '\t' : ' ';
+    output.write(output.context, chunk, count);
+  }
+}
+
+static void write_output(rewriter *r, size_t body_start, cusim_sink output) {
+  byte_buffer header = {0};
+  if (!buffer_append_text(&header, "#line 1 \"") ||
+      !buffer_append_escaped(&header, r->filename, strlen(r->filename)) ||
+      !buffer_append_text(&header, "\"\n")) {
+    free(header.data);
+    r->out_of_memory = 1;
+    return;
+  }
+  output.write(output.context, header.data, header.size);
+  free(header.data);
+
+  size_t position = body_start;
+  for (size_t e = 0; e < r->edit_count; e++) {
+    const edit *x = &r->edits[e];
+    const char *text = r->texts.data + x->text_start;
+    if (x->start > position)
+      output.write(output.context, r->source + position, x->start - position);
+    output.write(output.context, text, x->text_size);
+    size_t removed = count_newlines(r->source + x->start, x->end - x->start);
+    size_t added = count_newlines(text, x->text_size);
+    if (removed > added) write_line_padding(r, x, removed - added, output);
+    position = x->end;
+  }
+  if (r->source_size > position)
+    output.write(output.context, r->source + position, r->source_size - position);
+}
+
+int cusim_rewrite_buffer(const char *input, size_t size, const char *filename, cusim_sink output,
+                         cusim_sink errors) {
+  rewriter r;
+  memset(&r, 0, sizeof r);
+  r.source = input ? input : "";
+  r.source_size = input ? size : 0;
+  r.filename = filename ? filename : "<input>";
+  r.errors = errors;
+  r.position_line = 1;
+
+  if (r.source_size >= UINT32_MAX) {
+    report(&r, NO_TOKEN, "input too large (the rewriter reads files below 4 GiB)", NO_TOKEN, NULL);
+    return 1;
+  }
+  /* A UTF-8 byte order mark is dropped: after the #line it would sit mid-file. */
+  size_t body_start = 0;
+  if (r.source_size >= 3 && memcmp(r.source, "\xEF\xBB\xBF", 3) == 0) body_start = 3;
+
+  if (tokenize(&r, body_start)) scan(&r);
+  if (!r.out_of_memory && r.error_count == 0) {
+    /* Edits are made in scan order, except null_arg() ones that precede a nested construct. */
+    if (r.edit_count > 1) /* qsort must not be handed the NULL of an empty list */
+      qsort(r.edits, r.edit_count, sizeof(edit), compare_edits);
+    size_t position = body_start;
+    for (size_t e = 0; e < r.edit_count; e++) {
+      if (r.edits[e].start < position) {
+        /* Only contrived code (a launch inside another launch's template arguments) gets here:
+         * refuse rather than emit a garbled file. */
+        report(&r, r.edits[e].token,
+               "cannot rewrite this kernel launch: it overlaps another construct the simulator "
+               "rewrites",
+               NO_TOKEN, NULL);
+        break;
+      }
+      position = r.edits[e].end;
+    }
+  }
+  if (r.out_of_memory) {
+    byte_buffer line = {0};
+    if (buffer_append_text(&line, r.filename) &&
+        buffer_append_text(&line, ": error: out of memory"))
+      write_error_line(&r, &line);
+    free(line.data);
+  } else if (r.error_count == 0) {
+    write_output(&r, body_start, output);
+  }
+  int failed = r.out_of_memory || r.error_count > 0;
+  free(r.tokens);
+  free(r.edits);
+  free(r.texts.data);
+  free(r.scratch.data);
+  free(r.braces_in_function);
+  free(r.open_launches);
+  return failed;
+}

@@ -1,0 +1,30 @@
+/* cusim-rewrite's core: turns CUDA C source into C++ for the CPU simulator.
+ * The output format is the simulator contract in docs/architecture.md. */
+#ifndef CUSIM_REWRITE_H
+#define CUSIM_REWRITE_H
+
+#include <stddef.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/* Where text goes: write(context, data, size) is called with consecutive pieces. */
+typedef void (*cusim_write_fn)(void *context, const char *data, size_t size);
+typedef struct cusim_sink {
+  cusim_write_fn write;
+  void *context;
+} cusim_sink;
+
+/* Rewrites input[0, size) (any bytes; it need not be NUL-terminated). filename is the name used
+ * in the leading #line directive and in error messages (NULL means "<input>").
+ * On success writes the whole rewritten file to output and returns 0. Otherwise writes nothing
+ * to output, one "file:line:col: error: message\n" per write to errors, and returns 1. */
+int cusim_rewrite_buffer(const char *input, size_t size, const char *filename, cusim_sink output,
+                         cusim_sink errors);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif

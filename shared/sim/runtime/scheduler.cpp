@@ -1,0 +1,914 @@
+// The grid scheduler: worker threads, fibers, block and warp barriers, device-side diagnostics.
+//
+// A launch's blocks are shared out over the worker threads (the calling thread is one of them);
+// a block never leaves the worker that started it. Inside a block, block_loop (a template in
+// cusim_device.h, so the kernel inlines into it) calls the kernel once per thread. A thread that
+// reaches a barrier parks: the fiber it runs on becomes "its" fiber, and the loop goes on, on a
+// fresh fiber, with the next thread. When every thread the barrier waits for has arrived, they
+// are put on the block's ready ring and resumed one after another, in thread order. All of the
+// loop's state lives in the block, never on a stack, so whichever fiber runs next carries on.
+#include "internal.hpp"
+
+#include <sys/mman.h>
+#include <unistd.h>
+
+#include <algorithm>
+#include <atomic>
+#include <chrono>
+#include <condition_variable>
+#include <cstdio>
+#include <cstdlib>
+#include <cstring>
+#include <mutex>
+#include <string>
+#include <thread>
+#include <vector>
+
+#if defined(CUSIM_USE_UCONTEXT)
+#include <ucontext.h>
+#else
+#include <boost/context/detail/fcontext.hpp>
+#endif
+
+#if defined(CUSIM_ASAN)
+#include <sanitizer/asan_interface.h>
+#include <sanitizer/common_interface_defs.h>
+#endif
+#if defined(CUSIM_TSAN)
+#include <sanitizer/tsan_interface.h>
+#endif
+
+extern "C" void __assert_fail(const char *assertion, const char *file, unsigned int line, const char *function) noexcept
+    __attribute__((noreturn));
+
+__thread cusim::detail::thread_ctx cusim_tls;
+
+namespace cusim {
+namespace rt {
+namespace {
+
+using detail::block;
+using detail::kernel_base;
+
+// ---- fibers -------------------------------------------------------------------------------------
+
+struct fiber {
+#if defined(CUSIM_USE_UCONTEXT)
+  ucontext_t uc;
+#else
+  boost::context::detail::fcontext_t ctx = nullptr;
+#endif
+  char *stack_lo = nullptr; // lowest usable address (above the guard page)
+  size_t stack_size = 0;
+  void *map = nullptr; // the mapping, guard page included
+  size_t map_size = 0;
+  size_t top_offset = 0; // bytes left unused at the top of the stack (see new_stack_fiber)
+#if defined(CUSIM_ASAN)
+  void *fake_stack = nullptr;
+  const void *asan_bottom = nullptr; // for the worker's own stack: learnt at the first switch
+  size_t asan_size = 0;
+#endif
+#if defined(CUSIM_TSAN)
+  void *tsan_fiber = nullptr;
+#endif
+};
+
+size_t stack_size_setting() {
+  static size_t size = [] {
+    size_t s = (size_t)128 << 10;
+#if defined(CUSIM_ASAN) || defined(CUSIM_TSAN)
+    s = (size_t)512 << 10;
+#endif
+    if (const char *e = std::getenv("CUSIM_STACK_KB")) {
+      long kb = std::strtol(e, nullptr, 10);
+      if (kb >= 16) s = (size_t)kb << 10;
+    }
+    return s;
+  }();
+  return size;
+}
+
+struct block_impl;
+struct launch_exec;
+
+enum thread_state : uint8_t { st_running = 0, st_at_barrier, st_at_warp, st_ready, st_exited };
+
+struct warp_state {
+  uint32_t arrived = 0;
+  uint64_t val[32];
+  uint64_t out[32];
+  uint32_t mask[32];
+  uint8_t src[32];
+  uint8_t op[32];
+  const char *what[32];
+  const char *file[32];
+  int line[32];
+};
+
+struct block_impl : block {
+  struct worker *w = nullptr;
+  kernel_base *k = nullptr;
+  launch_exec *exec = nullptr;
+  uint3 idx{0, 0, 0};
+  unsigned ready_cap = 1;
+  std::vector<unsigned> ready;
+  std::vector<fiber *> parked;
+  std::vector<uint8_t> state;
+  std::vector<uint32_t> exited_masks;
+  std::vector<warp_state> warps;
+  // __syncthreads
+  unsigned bar_arrived = 0;
+  unsigned bar_gen = 0;
+  unsigned bar_first = 0;
+  int bar_kind = 0;
+  const char *bar_file = nullptr;
+  int bar_line = 0;
+  int bar_acc[2] = {0, 0};
+#if defined(CUSIM_TSAN)
+  std::vector<void *> tsan_threads;
+  char bar_sync = 0;   // address used as the barrier's release/acquire object
+  char end_sync = 0;   // threads release at exit; the worker acquires at block end
+  std::vector<char> warp_sync;
+#endif
+};
+
+struct launch_exec {
+  kernel_base *k = nullptr;
+  uint64_t total = 0;
+  std::atomic<uint64_t> next{0};
+  std::atomic<bool> failed{false};
+  std::mutex mu;
+  cudaError_t err = cudaSuccess;
+  unsigned nthreads = 0;
+  size_t shared_limit = 48 * 1024;
+};
+
+struct worker {
+  fiber native;
+  fiber *current = nullptr;
+  std::vector<fiber *> pool;
+  block_impl blk;
+  launch_exec *exec = nullptr;
+  // shared memory of the running launch
+  std::vector<void *> sites;
+  std::vector<unsigned> sites_used;
+  std::vector<size_t> site_sizes;
+  size_t static_shared = 0;
+  void *dyn = nullptr;
+  size_t dyn_size = 0;
+#if defined(CUSIM_USE_UCONTEXT)
+  fiber *pending_from = nullptr;
+  bool pending_free = false;
+#endif
+};
+
+thread_local worker *tl_worker = nullptr;
+
+fiber *new_stack_fiber() {
+  size_t page = (size_t)sysconf(_SC_PAGESIZE);
+  size_t size = (stack_size_setting() + page - 1) / page * page;
+  void *map = mmap(nullptr, size + page, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
+  if (map == MAP_FAILED) {
+    std::fprintf(stderr, "cusim: fatal: cannot map a fiber stack of %zu bytes\n", size);
+    std::abort();
+  }
+  mprotect(map, page, PROT_NONE); // guard page: a stack overflow faults instead of corrupting
+  fiber *f = new fiber;
+  f->map = map;
+  f->map_size = size + page;
+  f->stack_lo = (char *)map + page;
+  f->stack_size = size;
+  // Stagger the stack tops: fibers whose frames sit at the same offset in their pages would all
+  // compete for the same few L1 cache sets (measured: 3x slower barriers without this).
+  static thread_local unsigned serial = 0;
+  f->top_offset = (serial++ * 64u * 7u) % 4096u;
+  return f;
+}
+
+// Returns a fiber whose stack is free: called only after switching off it.
+void release_fiber(worker *w, fiber *f) {
+#if defined(CUSIM_ASAN)
+  // A fiber that was left, not returned from, keeps its frames' redzones poisoned.
+  __asan_unpoison_memory_region(f->stack_lo, f->stack_size);
+  f->fake_stack = nullptr;
+#endif
+#if defined(CUSIM_TSAN)
+  if (f->tsan_fiber) {
+    __tsan_destroy_fiber(f->tsan_fiber);
+    f->tsan_fiber = nullptr;
+  }
+#endif
+  w->pool.push_back(f);
+}
+
+void fiber_entry_common(worker *w);
+
+#if defined(CUSIM_USE_UCONTEXT)
+void after_resume(worker *w, fiber *me) {
+  (void)me;
+  if (w->pending_free) release_fiber(w, w->pending_from);
+  w->pending_from = nullptr;
+}
+void switch_to(worker *w, fiber *from, fiber *to, bool free_from) {
+  w->current = to;
+  w->pending_from = from;
+  w->pending_free = free_from;
+  swapcontext(&from->uc, &to->uc);
+  after_resume(w, from);
+}
+void uc_entry() {
+  worker *w = tl_worker;
+  after_resume(w, w->current);
+  fiber_entry_common(w);
+}
+fiber *new_fiber(worker *w) {
+  fiber *f;
+  if (!w->pool.empty()) {
+    f = w->pool.back();
+    w->pool.pop_back();
+  } else {
+    f = new_stack_fiber();
+  }
+  getcontext(&f->uc);
+  f->uc.uc_stack.ss_sp = f->stack_lo;
+  f->uc.uc_stack.ss_size = f->stack_size - f->top_offset;
+  f->uc.uc_link = nullptr;
+  makecontext(&f->uc, uc_entry, 0);
+  return f;
+}
+#else
+namespace bctx = boost::context::detail;
+struct switch_msg {
+  fiber *from;
+  bool free_from;
+};
+
+inline void after_resume(worker *w, fiber *me, bctx::transfer_t tr) {
+  switch_msg *m = static_cast<switch_msg *>(tr.data);
+#if defined(CUSIM_ASAN)
+  const void *bottom = nullptr;
+  size_t size = 0;
+  __sanitizer_finish_switch_fiber(me->fake_stack, &bottom, &size);
+  if (m->from == &w->native && w->native.asan_bottom == nullptr) {
+    w->native.asan_bottom = bottom;
+    w->native.asan_size = size;
+  }
+#else
+  (void)me;
+#endif
+  if (m->free_from)
+    release_fiber(w, m->from);
+  else
+    m->from->ctx = tr.fctx;
+}
+
+inline void switch_to(worker *w, fiber *from, fiber *to, bool free_from) {
+  w->current = to;
+  switch_msg m{from, free_from};
+#if defined(CUSIM_ASAN)
+  const void *bottom = to == &w->native ? w->native.asan_bottom : to->stack_lo;
+  size_t size = to == &w->native ? w->native.asan_size : to->stack_size;
+  __sanitizer_start_switch_fiber(free_from ? nullptr : &from->fake_stack, bottom, size);
+#endif
+#if defined(CUSIM_TSAN)
+  // Switches between scheduling contexts synchronise (they share the block's state); the
+  // threads' own TSan fibers never synchronise with each other except through barriers.
+  __tsan_switch_to_fiber(to->tsan_fiber, 0);
+#endif
+  bctx::transfer_t tr = bctx::jump_fcontext(to->ctx, &m);
+  after_resume(w, from, tr);
+}
+
+void fcontext_entry(bctx::transfer_t tr) {
+  worker *w = tl_worker;
+  after_resume(w, w->current, tr);
+  fiber_entry_common(w);
+}
+
+fiber *new_fiber(worker *w) {
+  fiber *f;
+  if (!w->pool.empty()) {
+    f = w->pool.back();
+    w->pool.pop_back();
+  } else {
+    f = new_stack_fiber();
+  }
+  f->ctx = bctx::make_fcontext(f->stack_lo + f->stack_size - f->top_offset, f->stack_size - f->top_offset, fcontext_entry);
+#if defined(CUSIM_TSAN)
+  f->tsan_fiber = __tsan_create_fiber(0);
+#endif
+  return f;
+}
+#endif
+
+void fiber_entry_common(worker *w) {
+  block *b = &w->blk;
+  b->loop(b); // never returns: the fiber is left by a switch
+  std::abort();
+}
+
+// ---- helpers ------------------------------------------------------------------------------------
+
+inline void set_thread_idx(block_impl *b, unsigned t) {
+  detail::thread_ctx &c = cusim_tls;
+  c.tid = t;
+  if (b->one_d) { // no divisions on the common path: they cost more than the fiber switch
+    c.thread_idx.x = t;
+    c.thread_idx.y = 0;
+    c.thread_idx.z = 0;
+    return;
+  }
+  unsigned r = t / b->dim_x;
+  c.thread_idx.x = t - r * b->dim_x;
+  c.thread_idx.y = r % b->dim_y;
+  c.thread_idx.z = r / b->dim_y;
+  c.tid = t;
+}
+
+uint3 thread_of(block_impl *b, unsigned t) {
+  unsigned r = t / b->dim_x;
+  return uint3{t - r * b->dim_x, r % b->dim_y, r / b->dim_y};
+}
+
+std::string fmt3(uint3 v) {
+  char buf[64];
+  std::snprintf(buf, sizeof buf, "(%u,%u,%u)", v.x, v.y, v.z);
+  return buf;
+}
+
+std::string where(block_impl *b) {
+  char buf[512];
+  std::snprintf(buf, sizeof buf, "kernel '%s' (launched at %s:%d), block %s", b->k->name, b->k->file, b->k->line,
+                fmt3(b->idx).c_str());
+  return buf;
+}
+
+inline void ready_push(block_impl *b, unsigned t) {
+  b->ready[b->ready_tail] = t;
+  b->ready_tail = b->ready_tail + 1 == b->ready_cap ? 0 : b->ready_tail + 1;
+  b->state[t] = st_ready;
+}
+inline unsigned ready_pop(block_impl *b) {
+  unsigned t = b->ready[b->ready_head];
+  b->ready_head = b->ready_head + 1 == b->ready_cap ? 0 : b->ready_head + 1;
+  return t;
+}
+
+inline unsigned lanes_in_warp(block_impl *b, unsigned warp) {
+  unsigned n = b->nthreads - warp * 32;
+  return n >= 32 ? 0xffffffffu : ((1u << n) - 1u);
+}
+
+// Ends the block with an execution error: the first error of a launch is printed and becomes
+// the launch's result; parked threads are dropped; the worker takes no more blocks.
+[[noreturn]] void abort_block(block_impl *b, cudaError_t err, const std::string &message) {
+  worker *w = b->w;
+  launch_exec *ex = b->exec;
+  {
+    std::lock_guard<std::mutex> lock(ex->mu);
+    if (!ex->failed.load()) {
+      if (!message.empty()) std::fprintf(stderr, "cusim: error: %s\n", message.c_str());
+      std::fflush(stderr);
+      ex->err = err;
+      ex->failed.store(true);
+    }
+  }
+  fiber *self = w->current;
+  for (unsigned t = 0; t < b->nthreads; ++t) {
+    uint8_t s = b->state[t];
+    if ((s == st_at_barrier || s == st_at_warp || s == st_ready) && b->parked[t] != self && b->parked[t] != nullptr &&
+        t != cusim_tls.tid) {
+      release_fiber(w, b->parked[t]);
+    }
+    b->parked[t] = nullptr;
+  }
+  b->ready_head = b->ready_tail = 0;
+  cusim_tls.blk = nullptr;
+  switch_to(w, self, &w->native, true);
+  std::abort();
+}
+
+// Nothing can run and the block is not finished: explain who waits for what.
+[[noreturn]] void stuck(block_impl *b) {
+  std::string msg;
+  unsigned waiting_bar = 0, exited = 0, first_exited = ~0u, first_bar = ~0u;
+  for (unsigned t = 0; t < b->nthreads; ++t) {
+    if (b->state[t] == st_at_barrier) {
+      waiting_bar++;
+      if (first_bar == ~0u) first_bar = t;
+    } else if (b->state[t] == st_exited || (b->warp_exited[t >> 5] >> (t & 31) & 1u)) {
+      exited++;
+      if (first_exited == ~0u) first_exited = t;
+    }
+  }
+  // A warp function whose mask names lanes that exited or wait at __syncthreads.
+  for (unsigned wi = 0; wi * 32 < b->nthreads; ++wi) {
+    warp_state &ws = b->warps[wi];
+    if (!ws.arrived) continue;
+    unsigned lane = (unsigned)__builtin_ctz(ws.arrived);
+    unsigned need = ws.mask[lane];
+    unsigned missing = need & ~ws.arrived;
+    char buf[1024];
+    unsigned m = (unsigned)__builtin_ctz(missing ? missing : 1u);
+    unsigned mt = wi * 32 + m;
+    const char *why = (b->warp_exited[wi] >> m & 1u) ? "has exited"
+                      : b->state[mt] == st_at_barrier ? "waits at __syncthreads()"
+                                                      : "never arrives";
+    std::snprintf(buf, sizeof buf,
+                  "deadlock in %s: thread %s waits in %s at %s:%d with mask 0x%08x, but lane %u (thread %s) %s "
+                  "(%u of the mask's lanes missing)",
+                  where(b).c_str(), fmt3(thread_of(b, wi * 32 + lane)).c_str(), ws.what[lane], ws.file[lane],
+                  ws.line[lane], need, m, fmt3(thread_of(b, mt)).c_str(), why, (unsigned)__builtin_popcount(missing));
+    abort_block(b, cudaErrorLaunchTimeout, buf);
+  }
+  if (waiting_bar > 0) {
+    char buf[1024];
+    std::snprintf(buf, sizeof buf,
+                  "barrier divergence in %s: %u thread(s) wait at __syncthreads() at %s:%d (first: thread %s), but "
+                  "%u thread(s) exited without reaching it (first: thread %s)",
+                  where(b).c_str(), waiting_bar, b->bar_file, b->bar_line, fmt3(thread_of(b, first_bar)).c_str(),
+                  exited, first_exited == ~0u ? "?" : fmt3(thread_of(b, first_exited)).c_str());
+    abort_block(b, cudaErrorSynchronizationError, buf);
+  }
+  abort_block(b, cudaErrorLaunchTimeout, "deadlock in " + where(b));
+}
+
+// The current thread stops here until the scheduler resumes it.
+void wait(block_impl *b, unsigned t) {
+  worker *w = b->w;
+  fiber *self = w->current;
+  b->parked[t] = self;
+  if (b->ready_head != b->ready_tail) {
+    unsigned r = ready_pop(b);
+    if (r != t) switch_to(w, self, b->parked[r], false);
+  } else if (b->next < b->nthreads) {
+    switch_to(w, self, new_fiber(w), false);
+  } else {
+    stuck(b);
+  }
+  b->state[t] = st_running;
+  set_thread_idx(b, t);
+}
+
+void refill_shared(worker *w) {
+  for (unsigned id : w->sites_used) {
+    std::memset(w->sites[id], 0xFF, w->site_sizes[id]);
+  }
+  if (w->dyn_size) std::memset(w->dyn, 0xFF, w->dyn_size);
+}
+
+// Sets up the worker's next block of the running launch; false when there is none.
+bool start_block(worker *w) {
+  launch_exec *ex = w->exec;
+  if (ex->failed.load(std::memory_order_relaxed)) return false;
+  uint64_t i = ex->next.fetch_add(1, std::memory_order_relaxed);
+  if (i >= ex->total) return false;
+  block_impl *b = &w->blk;
+  kernel_base *k = ex->k;
+  uint64_t gx = k->grid.x, gy = k->grid.y;
+  b->idx.x = (unsigned)(i % gx);
+  b->idx.y = (unsigned)((i / gx) % gy);
+  b->idx.z = (unsigned)(i / (gx * gy));
+  cusim_tls.block_idx = b->idx;
+  cusim_tls.blk = b;
+  b->next = 0;
+  b->exited = 0;
+  b->ready_head = b->ready_tail = 0;
+  b->bar_arrived = 0;
+  unsigned nwarps = (b->nthreads + 31) / 32;
+  for (unsigned wi = 0; wi < nwarps; ++wi) {
+    b->exited_masks[wi] = 0;
+    b->warps[wi].arrived = 0;
+  }
+  std::memset(b->state.data(), st_running, b->nthreads);
+  refill_shared(w);
+#if defined(CUSIM_TSAN)
+  for (unsigned t = 0; t < b->nthreads; ++t) b->tsan_threads[t] = nullptr;
+#endif
+  return true;
+}
+
+// ---- worker pool --------------------------------------------------------------------------------
+
+struct shared_site {
+  size_t size;
+  size_t align;
+};
+std::mutex sites_mu;
+std::vector<shared_site> &sites() {
+  static std::vector<shared_site> *v = new std::vector<shared_site>;
+  return *v;
+}
+
+void run_launch_on(worker *w, launch_exec *ex) {
+  tl_worker = w;
+  kernel_base *k = ex->k;
+  block_impl *b = &w->blk;
+  w->exec = ex;
+  b->w = w;
+  b->k = k;
+  b->exec = ex;
+  b->nthreads = ex->nthreads;
+  b->dim_x = k->block_dim.x;
+  b->dim_y = k->block_dim.y;
+  b->one_d = (k->block_dim.y == 1 && k->block_dim.z == 1) ? 1u : 0u;
+  // The kernel_item is the most derived object; block_loop casts item back to it, so pass the
+  // address of the complete object.
+  b->item = dynamic_cast<void *>(k);
+  b->loop = k->loop;
+  unsigned nwarps = (b->nthreads + 31) / 32;
+  b->ready_cap = b->nthreads + 1;
+  b->ready.assign(b->ready_cap, 0);
+  b->parked.assign(b->nthreads, nullptr);
+  b->state.assign(b->nthreads, st_running);
+  b->exited_masks.assign(nwarps, 0);
+  b->warp_exited = b->exited_masks.data();
+  if (b->warps.size() < nwarps) b->warps.resize(nwarps);
+#if defined(CUSIM_TSAN)
+  b->tsan_threads.assign(b->nthreads, nullptr);
+  b->warp_sync.assign(nwarps, 0);
+  if (w->native.tsan_fiber == nullptr) w->native.tsan_fiber = __tsan_get_current_fiber();
+#endif
+  detail::thread_ctx &c = cusim_tls;
+  c.block_dim = k->block_dim;
+  c.grid_dim = k->grid;
+  w->dyn_size = k->shared_bytes;
+  w->dyn = w->dyn_size ? std::malloc(w->dyn_size) : nullptr;
+  c.shared_dynamic = w->dyn;
+  w->static_shared = 0;
+  c.shared_sites = w->sites.data();
+  c.shared_sites_n = (unsigned)w->sites.size();
+  if (start_block(w)) {
+    w->current = &w->native;
+    switch_to(w, &w->native, new_fiber(w), false);
+  }
+  // Back on the worker's own stack: this worker has no more blocks of the launch.
+  for (unsigned id : w->sites_used) {
+    std::free(w->sites[id]);
+    w->sites[id] = nullptr;
+  }
+  w->sites_used.clear();
+  std::free(w->dyn);
+  w->dyn = nullptr;
+  w->dyn_size = 0;
+  c.shared_dynamic = nullptr;
+  c.blk = nullptr;
+  w->exec = nullptr;
+}
+
+unsigned configured_workers() {
+  static unsigned n = [] {
+    unsigned v = std::thread::hardware_concurrency();
+    if (const char *e = std::getenv("CUSIM_THREADS")) {
+      long x = std::strtol(e, nullptr, 10);
+      if (x > 0 && x <= 1024) v = (unsigned)x;
+    }
+    return v ? v : 1u;
+  }();
+  return n;
+}
+
+class pool {
+ public:
+  explicit pool(unsigned n) : workers_(n) {
+    for (unsigned i = 0; i < n; ++i) workers_[i] = new worker;
+    for (unsigned i = 1; i < n; ++i) std::thread([this, i] { loop(i); }).detach();
+  }
+  void run(launch_exec *ex) {
+    unsigned helpers = (unsigned)std::min<uint64_t>(workers_.size() - 1, ex->total > 0 ? ex->total - 1 : 0);
+    {
+      std::lock_guard<std::mutex> lock(mu_);
+      job_ = ex;
+      gen_++;
+      helpers_ = helpers;
+      active_ = helpers;
+    }
+    if (helpers) cv_.notify_all();
+    run_launch_on(workers_[0], ex);
+    std::unique_lock<std::mutex> lock(mu_);
+    done_.wait(lock, [this] { return active_ == 0; });
+    job_ = nullptr;
+  }
+
+ private:
+  void loop(unsigned i) {
+    uint64_t seen = 0;
+    for (;;) {
+      launch_exec *ex;
+      {
+        std::unique_lock<std::mutex> lock(mu_);
+        cv_.wait(lock, [&] { return gen_ != seen; });
+        seen = gen_;
+        if (i > helpers_) continue;
+        ex = job_;
+      }
+      run_launch_on(workers_[i], ex);
+      std::lock_guard<std::mutex> lock(mu_);
+      if (--active_ == 0) done_.notify_all();
+    }
+  }
+  std::vector<worker *> workers_;
+  std::mutex mu_;
+  std::condition_variable cv_, done_;
+  launch_exec *job_ = nullptr;
+  uint64_t gen_ = 0;
+  unsigned helpers_ = 0;
+  unsigned active_ = 0;
+};
+
+pool &the_pool() {
+  static pool *p = new pool(configured_workers()); // never destroyed: its threads outlive main
+  return *p;
+}
+
+} // namespace
+
+
+int worker_count() { return (int)configured_workers(); }
+
+cudaError_t run_kernel(kernel_base *k) {
+  launch_exec ex;
+  ex.k = k;
+  ex.total = (uint64_t)k->grid.x * k->grid.y * k->grid.z;
+  ex.nthreads = k->block_dim.x * k->block_dim.y * k->block_dim.z;
+  the_pool().run(&ex);
+  return ex.failed.load() ? ex.err : cudaSuccess;
+}
+
+} // namespace rt
+
+// ---- entry points used by cusim_device.h ----------------------------------------------------------
+
+namespace detail {
+using rt::block_impl;
+
+void run_ready(block *bb) {
+  block_impl *b = static_cast<block_impl *>(bb);
+  rt::worker *w = b->w;
+  unsigned r = rt::ready_pop(b);
+  rt::switch_to(w, w->current, b->parked[r], true);
+  std::abort();
+}
+
+void block_end(block *bb) {
+  block_impl *b = static_cast<block_impl *>(bb);
+  rt::worker *w = b->w;
+  if (b->exited != b->nthreads) rt::stuck(b);
+#if defined(CUSIM_TSAN)
+  __tsan_acquire(&b->end_sync);
+#endif
+  if (rt::start_block(w)) return;
+  rt::switch_to(w, w->current, &w->native, true);
+  std::abort();
+}
+
+void tsan_thread_enter(block *bb, unsigned t) {
+#if defined(CUSIM_TSAN)
+  block_impl *b = static_cast<block_impl *>(bb);
+  if (b->tsan_threads[t] == nullptr) b->tsan_threads[t] = __tsan_create_fiber(0);
+  __tsan_switch_to_fiber(b->tsan_threads[t], 0);
+#else
+  (void)bb;
+  (void)t;
+#endif
+}
+void tsan_thread_leave(block *bb, unsigned t) {
+#if defined(CUSIM_TSAN)
+  block_impl *b = static_cast<block_impl *>(bb);
+  __tsan_release(&b->end_sync);
+  __tsan_switch_to_fiber(b->w->current->tsan_fiber, __tsan_switch_to_fiber_no_sync);
+  __tsan_destroy_fiber(b->tsan_threads[t]);
+  b->tsan_threads[t] = nullptr;
+#else
+  (void)bb;
+  (void)t;
+#endif
+}
+
+unsigned register_shared_site(size_t size, size_t align) {
+  std::lock_guard<std::mutex> lock(rt::sites_mu);
+  rt::sites().push_back(rt::shared_site{size, align});
+  return (unsigned)rt::sites().size() - 1;
+}
+
+void *shared_site_alloc(unsigned id) {
+  rt::worker *w = rt::tl_worker;
+  rt::shared_site s;
+  size_t nsites;
+  {
+    std::lock_guard<std::mutex> lock(rt::sites_mu);
+    s = rt::sites()[id];
+    nsites = rt::sites().size();
+  }
+  if (w == nullptr || w->exec == nullptr) {
+    std::fprintf(stderr, "cusim: fatal: a __shared__ variable used outside a kernel\n");
+    std::abort();
+  }
+  if (w->sites.size() < nsites) w->sites.resize(nsites, nullptr);
+  if (w->site_sizes.size() < nsites) w->site_sizes.resize(nsites, 0);
+  w->site_sizes[id] = s.size;
+  void *p = nullptr;
+  if (posix_memalign(&p, std::max<size_t>(s.align, 16), s.size ? s.size : 1) != 0) {
+    std::fprintf(stderr, "cusim: fatal: out of memory for shared memory\n");
+    std::abort();
+  }
+  std::memset(p, 0xFF, s.size);
+  w->sites[id] = p;
+  w->sites_used.push_back(id);
+  w->static_shared += s.size;
+  cusim_tls.shared_sites = w->sites.data();
+  cusim_tls.shared_sites_n = (unsigned)w->sites.size();
+  rt::block_impl *b = &w->blk;
+  size_t limit = 48 * 1024;
+  if (w->static_shared > limit) {
+    char buf[512];
+    std::snprintf(buf, sizeof buf,
+                  "%s uses %zu bytes of static __shared__ memory; the limit is %zu bytes per block (49152)",
+                  rt::where(b).c_str(), w->static_shared, limit);
+    rt::abort_block(b, cudaErrorLaunchOutOfResources, buf);
+  }
+  return p;
+}
+} // namespace detail
+
+namespace dev {
+using rt::block_impl;
+
+int syncthreads(int kind, int predicate, const char *file, int line) {
+  block_impl *b = static_cast<block_impl *>(cusim_tls.blk);
+  if (b == nullptr) return predicate; // called outside a kernel: nothing to wait for
+  unsigned t = cusim_tls.tid;
+  if (b->bar_arrived == 0) {
+    b->bar_file = file;
+    b->bar_line = line;
+    b->bar_kind = kind;
+    b->bar_first = t;
+    b->bar_acc[b->bar_gen & 1] = kind == 2 ? 1 : 0;
+  } else if (b->bar_line != line || (b->bar_file != file && std::strcmp(b->bar_file, file) != 0)) {
+    char buf[1024];
+    std::snprintf(buf, sizeof buf,
+                  "barrier divergence in %s: thread %s reached __syncthreads() at %s:%d while thread %s waits at "
+                  "__syncthreads() at %s:%d (all threads of a block must reach the same barrier)",
+                  rt::where(b).c_str(), rt::fmt3(rt::thread_of(b, t)).c_str(), file, line,
+                  rt::fmt3(rt::thread_of(b, b->bar_first)).c_str(), b->bar_file, b->bar_line);
+    rt::abort_block(b, cudaErrorSynchronizationError, buf);
+  }
+  unsigned gen = b->bar_gen;
+  int &acc = b->bar_acc[gen & 1];
+  if (kind == 1)
+    acc += predicate;
+  else if (kind == 2)
+    acc &= predicate;
+  else if (kind == 3)
+    acc |= predicate;
+  b->state[t] = rt::st_at_barrier;
+#if defined(CUSIM_TSAN)
+  __tsan_release(&b->bar_sync);
+  __tsan_switch_to_fiber(b->w->current->tsan_fiber, __tsan_switch_to_fiber_no_sync);
+#endif
+  b->bar_arrived++;
+  if (b->next == b->nthreads && b->bar_arrived == b->nthreads - b->exited) {
+    if (b->exited != 0) rt::stuck(b);
+    b->bar_arrived = 0;
+    b->bar_gen++;
+    for (unsigned i = 0; i < b->nthreads; ++i) rt::ready_push(b, i);
+  }
+  rt::wait(b, t);
+#if defined(CUSIM_TSAN)
+  __tsan_switch_to_fiber(b->tsan_threads[t], __tsan_switch_to_fiber_no_sync);
+  __tsan_acquire(&b->bar_sync);
+#endif
+  return b->bar_acc[gen & 1];
+}
+
+unsigned live_lanes(unsigned mask) {
+  block_impl *b = static_cast<block_impl *>(cusim_tls.blk);
+  if (b == nullptr) return mask;
+  return mask & rt::lanes_in_warp(b, cusim_tls.tid >> 5);
+}
+
+unsigned activemask() {
+  block_impl *b = static_cast<block_impl *>(cusim_tls.blk);
+  if (b == nullptr) return 1u;
+  unsigned wi = cusim_tls.tid >> 5;
+  return rt::lanes_in_warp(b, wi) & ~b->warp_exited[wi];
+}
+
+uint64_t warp_op(int kind, unsigned mask, uint64_t value, unsigned src_lane, const char *what, const char *file, int line) {
+  block_impl *b = static_cast<block_impl *>(cusim_tls.blk);
+  if (b == nullptr) return value;
+  unsigned t = cusim_tls.tid;
+  unsigned wi = t >> 5, lane = t & 31, bit = 1u << lane;
+  rt::warp_state &ws = b->warps[wi];
+  unsigned need = mask & rt::lanes_in_warp(b, wi);
+  if (!(need & bit)) {
+    char buf[1024];
+    std::snprintf(buf, sizeof buf, "in %s: thread %s (lane %u) calls %s at %s:%d with mask 0x%08x, which does not include its own lane",
+                  rt::where(b).c_str(), rt::fmt3(rt::thread_of(b, t)).c_str(), lane, what, file, line, mask);
+    rt::abort_block(b, cudaErrorIllegalInstruction, buf);
+  }
+  ws.val[lane] = value;
+  ws.src[lane] = (uint8_t)(src_lane & 31);
+  ws.mask[lane] = need;
+  ws.op[lane] = (uint8_t)kind;
+  ws.what[lane] = what;
+  ws.file[lane] = file;
+  ws.line[lane] = line;
+  ws.arrived |= bit;
+  b->state[t] = rt::st_at_warp;
+#if defined(CUSIM_TSAN)
+  __tsan_release(&b->warp_sync[wi]);
+  __tsan_switch_to_fiber(b->w->current->tsan_fiber, __tsan_switch_to_fiber_no_sync);
+#endif
+  if ((ws.arrived & need) == need) {
+    for (unsigned m = need; m; m &= m - 1) {
+      unsigned l = (unsigned)__builtin_ctz(m);
+      if (ws.mask[l] != need || ws.op[l] != kind) {
+        char buf[1024];
+        std::snprintf(buf, sizeof buf,
+                      "warp divergence in %s: thread %s calls %s at %s:%d with mask 0x%08x while thread %s calls %s at "
+                      "%s:%d with mask 0x%08x (the lanes of a mask must call the same warp function)",
+                      rt::where(b).c_str(), rt::fmt3(rt::thread_of(b, t)).c_str(), what, file, line, need,
+                      rt::fmt3(rt::thread_of(b, wi * 32 + l)).c_str(), ws.what[l], ws.file[l], ws.line[l], ws.mask[l]);
+        rt::abort_block(b, cudaErrorIllegalInstruction, buf);
+      }
+    }
+    switch (kind) {
+      case op_shfl:
+        for (unsigned m = need; m; m &= m - 1) {
+          unsigned l = (unsigned)__builtin_ctz(m);
+          unsigned s = ws.src[l];
+          ws.out[l] = (need >> s & 1u) ? ws.val[s] : ws.val[l];
+        }
+        break;
+      case op_ballot: {
+        uint64_t bits = 0;
+        for (unsigned m = need; m; m &= m - 1) {
+          unsigned l = (unsigned)__builtin_ctz(m);
+          if (ws.val[l]) bits |= 1u << l;
+        }
+        for (unsigned m = need; m; m &= m - 1) ws.out[__builtin_ctz(m)] = bits;
+        break;
+      }
+      case op_match_any:
+        for (unsigned m = need; m; m &= m - 1) {
+          unsigned l = (unsigned)__builtin_ctz(m);
+          uint64_t same = 0;
+          for (unsigned m2 = need; m2; m2 &= m2 - 1) {
+            unsigned l2 = (unsigned)__builtin_ctz(m2);
+            if (ws.val[l2] == ws.val[l]) same |= 1u << l2;
+          }
+          ws.out[l] = same;
+        }
+        break;
+      case op_match_all: {
+        bool all = true;
+        unsigned first = (unsigned)__builtin_ctz(need);
+        for (unsigned m = need; m; m &= m - 1)
+          if (ws.val[__builtin_ctz(m)] != ws.val[first]) all = false;
+        for (unsigned m = need; m; m &= m - 1) ws.out[__builtin_ctz(m)] = all ? need : 0;
+        break;
+      }
+      default:
+        for (unsigned m = need; m; m &= m - 1) ws.out[__builtin_ctz(m)] = 0;
+        break;
+    }
+    ws.arrived &= ~need;
+    for (unsigned m = need; m; m &= m - 1) rt::ready_push(b, wi * 32 + (unsigned)__builtin_ctz(m));
+  }
+  rt::wait(b, t);
+#if defined(CUSIM_TSAN)
+  __tsan_switch_to_fiber(b->tsan_threads[t], __tsan_switch_to_fiber_no_sync);
+  __tsan_acquire(&b->warp_sync[wi]);
+#endif
+  return ws.out[lane];
+}
+
+void assert_check(const char *expr, const char *file, int line, const char *function) {
+  block_impl *b = static_cast<block_impl *>(cusim_tls.blk);
+  if (b == nullptr) __assert_fail(expr, file, (unsigned)line, function);
+  uint3 bi = cusim_tls.block_idx, ti = cusim_tls.thread_idx;
+  std::fflush(stdout);
+  std::fprintf(stderr, "%s:%d: %s: block: [%u,%u,%u], thread: [%u,%u,%u] Assertion `%s` failed.\n", file, line, function,
+               bi.x, bi.y, bi.z, ti.x, ti.y, ti.z, expr);
+  rt::abort_block(b, cudaErrorAssert, "device-side assert failed in " + rt::where(b));
+}
+
+void trap(const char *file, int line) {
+  block_impl *b = static_cast<block_impl *>(cusim_tls.blk);
+  if (b == nullptr) std::abort();
+  char buf[512];
+  std::snprintf(buf, sizeof buf, "__trap() at %s:%d in %s, thread %s", file, line, rt::where(b).c_str(),
+                rt::fmt3(cusim_tls.thread_idx).c_str());
+  rt::abort_block(b, cudaErrorLaunchFailure, buf);
+}
+
+long long clock64() {
+#if defined(__x86_64__) || defined(__i386__)
+  return (long long)__builtin_ia32_rdtsc();
+#else
+  return (long long)std::chrono::steady_clock::now().time_since_epoch().count();
+#endif
+}
+} // namespace dev
+} // namespace cusim

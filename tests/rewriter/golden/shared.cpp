@@ -1,0 +1,34 @@
+#line 1 "shared.cu"
+// __shared__ declarations of every shape the contract covers.
+#define BLOCK 16
+template <typename T, int N> __global__ void kernel(T *out) {
+  typedef float cusim_shared_t_tile[BLOCK][BLOCK + 1]; cusim_shared_t_tile& tile = *::cusim::shared_var<cusim_shared_t_tile>([]{});
+  typedef int cusim_shared_t_count; cusim_shared_t_count& count = *::cusim::shared_var<cusim_shared_t_count>([]{});
+  typedef T cusim_shared_t_values[N]; cusim_shared_t_values& values = *::cusim::shared_var<cusim_shared_t_values>([]{});
+  typedef double cusim_shared_t_sums[32]; cusim_shared_t_sums& sums = *::cusim::shared_var<cusim_shared_t_sums>([]{});
+  typedef volatile float cusim_shared_t_warp_sums[32]; cusim_shared_t_warp_sums& warp_sums = *::cusim::shared_var<cusim_shared_t_warp_sums>([]{});
+  typedef volatile int cusim_shared_t_flags[2][2][2]; cusim_shared_t_flags& flags = *::cusim::shared_var<cusim_shared_t_flags>([]{});
+  typedef __align__(16) float cusim_shared_t_aligned[4]; cusim_shared_t_aligned& aligned = *::cusim::shared_var<cusim_shared_t_aligned>([]{ return alignof(cusim_shared_t_aligned); });
+  typedef __align__(8) volatile unsigned char cusim_shared_t_bytes[64]; cusim_shared_t_bytes& bytes = *::cusim::shared_var<cusim_shared_t_bytes>([]{ return alignof(cusim_shared_t_bytes); });
+  typedef float cusim_shared_t_after_type[8]; cusim_shared_t_after_type& after_type = *::cusim::shared_var<cusim_shared_t_after_type>([]{});
+  typedef int cusim_shared_t_both; cusim_shared_t_both& both = *::cusim::shared_var<cusim_shared_t_both>([]{});
+  typedef typename Traits<T>::type cusim_shared_t_traits[4]; cusim_shared_t_traits& traits = *::cusim::shared_var<cusim_shared_t_traits>([]{});
+  typedef Pair<int, float> cusim_shared_t_pairs[BLOCK]; cusim_shared_t_pairs& pairs = *::cusim::shared_var<cusim_shared_t_pairs>([]{});
+  typedef float * cusim_shared_t_pointer; cusim_shared_t_pointer& pointer = *::cusim::shared_var<cusim_shared_t_pointer>([]{});
+  typedef float cusim_shared_t_spread[BLOCK] [2]; cusim_shared_t_spread& spread = *::cusim::shared_var<cusim_shared_t_spread>([]{});
+
+          
+  typedef float cusim_shared_t_dynamic[]; ::std::remove_extent_t<cusim_shared_t_dynamic>* const dynamic = (::std::remove_extent_t<cusim_shared_t_dynamic>*)::cusim::shared_dynamic();
+  typedef __align__(16) unsigned char cusim_shared_t_smem[]; ::std::remove_extent_t<cusim_shared_t_smem>* const smem = (::std::remove_extent_t<cusim_shared_t_smem>*)::cusim::shared_dynamic();
+  typedef T cusim_shared_t_typed[]; ::std::remove_extent_t<cusim_shared_t_typed>* const typed = (::std::remove_extent_t<cusim_shared_t_typed>*)::cusim::shared_dynamic();
+  {
+    typedef int cusim_shared_t_nested[4]; cusim_shared_t_nested& nested = *::cusim::shared_var<cusim_shared_t_nested>([]{});
+  }
+  auto lambda = [] { typedef int cusim_shared_t_in_lambda; cusim_shared_t_in_lambda& in_lambda = *::cusim::shared_var<cusim_shared_t_in_lambda>([]{}); };
+}
+namespace ns {
+__device__ void helper() { typedef int cusim_shared_t_in_namespace[2]; cusim_shared_t_in_namespace& in_namespace = *::cusim::shared_var<cusim_shared_t_in_namespace>([]{}); }
+}
+struct S {
+  __device__ void method() { typedef int cusim_shared_t_in_method; cusim_shared_t_in_method& in_method = *::cusim::shared_var<cusim_shared_t_in_method>([]{}); }
+};

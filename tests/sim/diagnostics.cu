@@ -1,0 +1,129 @@
+// Each case makes one mistake a learner makes; the simulator must name it. The CTest entries in
+// CMakeLists.txt run one case each and match the message. Usage: diagnostics CASE
+#undef NDEBUG // the device_assert case needs assert, also in Release builds
+#include <cstdio>
+#include <cstdlib>
+#include <cstring>
+#include <cassert>
+#include <cuda_runtime.h>
+
+static void show(const char *call, cudaError_t e) {
+  std::printf("%s -> %s: %s\n", call, cudaGetErrorName(e), cudaGetErrorString(e));
+}
+#define SHOW(call) show(#call, call)
+
+__global__ void fill(float *x, int n) {
+  int i = blockIdx.x * blockDim.x + threadIdx.x;
+  if (i < n) x[i] = 1.0f;
+}
+
+__global__ void two_barriers(float *x) {
+  __shared__ float s[64];
+  s[threadIdx.x] = 1.0f;
+  if (threadIdx.x < 32) {
+    __syncthreads();
+  } else {
+    __syncthreads();
+  }
+  x[threadIdx.x] = s[63 - threadIdx.x];
+}
+
+__global__ void exit_before_barrier(float *x, int n) {
+  __shared__ float s[64];
+  int i = threadIdx.x;
+  if (i >= n) return; // the threads past n never reach the barrier below
+  s[i] = 1.0f;
+  __syncthreads();
+  x[i] = s[n - 1 - i];
+}
+
+__global__ void shuffle_after_exit(int *x, int n) {
+  int i = threadIdx.x;
+  if (i >= n) return;
+  int v = x[i];
+  v += __shfl_down_sync(0xffffffffu, v, 1);
+  x[i] = v;
+}
+
+__global__ void checks(const int *x) {
+  assert(x[threadIdx.x] >= 0);
+}
+
+int main(int argc, char **argv) {
+  const char *c = argc > 1 ? argv[1] : "";
+  float *d = nullptr;
+  cudaMalloc(&d, 64 * sizeof(float));
+  if (!std::strcmp(c, "invalid_config")) {
+    fill<<<1, 0>>>(d, 64);
+    SHOW(cudaPeekAtLastError());
+    fill<<<1, 2048>>>(d, 64);
+    SHOW(cudaPeekAtLastError());
+    fill<<<1, dim3(1, 1, 65)>>>(d, 64);
+    SHOW(cudaPeekAtLastError());
+    fill<<<0, 64>>>(d, 64);
+    SHOW(cudaPeekAtLastError());
+    fill<<<1, 64, 64 * 1024>>>(d, 64);
+    SHOW(cudaGetLastError());
+    fill<<<1, 64>>>(d, 64);
+    SHOW(cudaGetLastError()); // a good launch after: no error
+    SHOW(cudaDeviceSynchronize());
+  } else if (!std::strcmp(c, "barrier_divergence")) {
+    two_barriers<<<1, 64>>>(d);
+    SHOW(cudaGetLastError()); // the launch itself is fine
+    SHOW(cudaDeviceSynchronize());
+    SHOW(cudaMemset(d, 0, 4)); // the error is sticky, as on a GPU
+  } else if (!std::strcmp(c, "barrier_exit")) {
+    exit_before_barrier<<<1, 64>>>(d, 40);
+    SHOW(cudaDeviceSynchronize());
+  } else if (!std::strcmp(c, "deadlock")) {
+    int *x;
+    cudaMallocManaged(&x, 32 * sizeof(int));
+    for (int i = 0; i < 32; ++i) x[i] = i;
+    shuffle_after_exit<<<1, 32>>>(x, 20);
+    SHOW(cudaDeviceSynchronize());
+  } else if (!std::strcmp(c, "double_free")) {
+    SHOW(cudaFree(d));
+    SHOW(cudaFree(d));
+  } else if (!std::strcmp(c, "free_host")) {
+    float *h = (float *)std::malloc(64);
+    SHOW(cudaFree(h));
+    std::free(h);
+  } else if (!std::strcmp(c, "copy_freed")) {
+    float h[64];
+    cudaFree(d);
+    SHOW(cudaMemcpy(h, d, sizeof h, cudaMemcpyDeviceToHost));
+  } else if (!std::strcmp(c, "copy_never_allocated")) {
+    float h[64], h2[64];
+    SHOW(cudaMemcpy(h2, h, sizeof h, cudaMemcpyDeviceToHost));
+  } else if (!std::strcmp(c, "wrong_direction")) {
+    float h[64] = {0};
+    SHOW(cudaMemcpy(h, d, sizeof h, cudaMemcpyHostToDevice)); // swapped: dst is host, src is device
+  } else if (!std::strcmp(c, "copy_too_big")) {
+    float h[128] = {0};
+    SHOW(cudaMemcpy(d, h, sizeof h, cudaMemcpyHostToDevice)); // 512 bytes into 256
+  } else if (!std::strcmp(c, "host_pointer")) {
+    float h[64];
+    fill<<<1, 64>>>(h, 64);
+    SHOW(cudaGetLastError());
+    SHOW(cudaDeviceSynchronize());
+  } else if (!std::strcmp(c, "device_assert")) {
+    int *x;
+    cudaMallocManaged(&x, 64 * sizeof(int));
+    for (int i = 0; i < 64; ++i) x[i] = i == 37 ? -1 : i;
+    checks<<<2, 64>>>(x);
+    SHOW(cudaDeviceSynchronize());
+  } else if (!std::strcmp(c, "no_sync")) {
+    // Forgetting to synchronize: the kernel has not run yet when the host reads.
+    float *m;
+    cudaMallocManaged(&m, 64 * sizeof(float));
+    m[0] = 0.0f;
+    fill<<<1, 64>>>(m, 64);
+    std::printf("before sync: %g\n", m[0]);
+    cudaDeviceSynchronize();
+    std::printf("after sync: %g\n", m[0]);
+  } else {
+    std::fprintf(stderr, "usage: diagnostics CASE\n");
+    return 2;
+  }
+  return 0;
+}

@@ -1,0 +1,90 @@
+#!/usr/bin/env bash
+# unit.workbook.cli: the command line itself, without building anything: --help for every
+# command, bad input (one line, exit 2), plain output when not on a terminal, hints one at a time
+# and remembered, doctor on a tree that was never configured.
+source "$(dirname "${BASH_SOURCE[0]}")/lib.sh"
+
+tree=$SCRATCH/tree
+copy_source_tree "$tree"
+out=$SCRATCH/out.txt
+lesson=$(lesson_folder "$tree" "$TEST_LESSON_NUMBER") || exit 1
+
+# --help, for the script and for each command.
+wb "$tree" "$out" --help
+check "--help exits 0 and lists the commands" status_is $? 0
+for command in check run watch hint reset doctor export grade report; do
+  check "--help lists $command" grep -q -E "^  $command( |$)" "$out"
+done
+for command in check run watch hint reset doctor export grade report; do
+  wb "$tree" "$out" "$command" --help
+  check "$command --help exits 0" status_is $? 0
+  check "$command --help starts with its usage" grep -q "^Usage: .*workbook $command" "$out"
+done
+wb "$tree" "$out" help grade
+check "help grade shows the grade usage" contains "$out" "SUBMISSIONS_DIR"
+
+# Bad input: one clear line, exit 2.
+expect_usage_error() { # DESCRIPTION ARGS...
+  local what=$1
+  shift
+  wb "$tree" "$out" "$@"
+  local status=$?
+  check "$what: exit 2" status_is $status 2
+  check "$what: one line" test "$(wc -l <"$out")" -eq 1
+}
+expect_usage_error "unknown command" frobnicate
+expect_usage_error "unknown lesson" check 99
+expect_usage_error "not a lesson number" hint banana
+expect_usage_error "missing lesson" check
+expect_usage_error "unknown option" run "$TEST_LESSON_NUMBER" --fast
+check "the unknown-lesson line names the lessons" grep -q "lessons: 01" <(wb "$tree" /dev/stdout check 99)
+
+# Hints: one at a time, in order, remembered between runs; after the last, the last again.
+hints=$tree/lessons/$lesson/hints.md
+total=$(grep -c '^## Hint [0-9]' "$hints")
+check "lesson $TEST_LESSON_NUMBER has at least two hints" test "$total" -ge 2
+for k in $(seq 1 "$total"); do
+  wb "$tree" "$out" hint "$TEST_LESSON_NUMBER"
+  check "hint run $k: exit 0" status_is $? 0
+  check "hint run $k shows hint $k of $total" contains "$out" "Hint $k of $total"
+  check "hint run $k shows the text of hint $k" contains "$out" "$(hint_section "$hints" "$k" | head -n 1)"
+  if [ "$k" -lt "$total" ]; then
+    check "hint run $k does not show hint $((k + 1))" lacks "$out" "$(hint_section "$hints" $((k + 1)) | head -n 1)"
+  fi
+done
+wb "$tree" "$out" hint "$TEST_LESSON_NUMBER"
+check "after the last hint, the last one again" contains "$out" "Hint $total of $total (the last one"
+check "hints are remembered in the progress file in the build folder" \
+  grep -q "^$TEST_LESSON_NUMBER.hints=$total\$" "$tree/build/workbook-progress.txt"
+wb "$tree" "$out" hint 2
+check "another lesson's hints start at 1" contains "$out" "Hint 1 of"
+
+# Output is plain when it is not a terminal (here a file): no escape sequences.
+unset NO_COLOR
+wb "$tree" "$out" hint "$TEST_LESSON_NUMBER"
+check "no colour codes when the output is not a terminal" lacks "$out" $'\e['
+if command -v script >/dev/null; then
+  # On a terminal there is colour, unless NO_COLOR says no.
+  script -q -e -c "$tree/workbook hint $TEST_LESSON_NUMBER" /dev/null >"$out" 2>&1 </dev/null
+  check "colour on a terminal" contains "$out" $'\e['
+  NO_COLOR=1 script -q -e -c "$tree/workbook hint $TEST_LESSON_NUMBER" /dev/null >"$out" 2>&1 </dev/null
+  check "no colour on a terminal with NO_COLOR" lacks "$out" $'\e['
+fi
+export NO_COLOR=1
+
+# doctor on a tree never configured: says what it found, and that the backend is not probed yet.
+wb "$tree" "$out" doctor
+status=$?
+check "doctor: exit 0 where cmake and compilers exist" status_is $status 0
+check "doctor reports cmake" grep -q '^  cmake  .*[0-9]\.[0-9]' "$out"
+check "doctor reports the C compiler" grep -q '^  C compiler ' "$out"
+check "doctor reports nvcc (found or not)" grep -q '^  nvcc ' "$out"
+check "doctor reports the driver (found or not)" grep -q '^  driver ' "$out"
+check "doctor reports inotifywait (found or not)" grep -q '^  inotifywait ' "$out"
+check "doctor reports the backend" grep -q '^  backend ' "$out"
+
+# The script never writes into tracked files: only build/ (and nothing else) is new.
+check "only the build folder was added to the tree" \
+  test -z "$(cd "$tree" && find . -newer "$tree/workbook" -type f ! -path './build/*' | head -n 1)"
+
+finish
