@@ -133,7 +133,7 @@ static long long check_map(configuration c, const who_am_i *got, const who_am_i 
   for (long long i = cells; i < allocated; ++i)
     if (written(&got[i]) && outside++ == 0) first_outside = i;
   if (outside && report) {
-    printf("  %lld write(s) landed past the end of the data, the first at index %lld (from ",
+    printf("  %lld write(s) landed past the end of the data, the first at index %lld\n  (from ",
            outside, first_outside);
     describe(&got[first_outside]);
     printf(").\n  A thread outside the data wrote anyway: does task 2 check x, y AND z?\n");
@@ -199,8 +199,8 @@ int main(int argc, char **argv) {
   make_configurations(args.n, configurations);
   static const int sweep[SWEEP_SIZES] = {32, 64, 128, 256, 512, 1024};
 
-  /* One device map and two host maps, big enough for every configuration and the timing sweep. */
-  long long most_allocated = ceil_div(args.n, 1024) * 1024, most_cells = 0;
+  /* Host maps big enough for every case (the device map is allocated case by case). */
+  long long most_allocated = args.n, most_cells = 0;
   for (int i = 0; i < CONFIGURATIONS; ++i) {
     long long allocated = allocated_cells(configurations[i]),
               cells = cell_count(configurations[i].data);
@@ -218,14 +218,16 @@ int main(int argc, char **argv) {
   who_am_i *got = malloc(map_bytes), *want = malloc((size_t)most_cells * sizeof(who_am_i));
   if (!got || !want)
     wb_usage_error(&program, "cannot allocate %zu bytes of host memory", map_bytes);
-  who_am_i *d_map = NULL;
-  CUDA_CHECK(cudaMalloc((void **)&d_map, map_bytes));
 
   int failed = 0;
   for (int i = 0; i < CONFIGURATIONS; ++i) {
     configuration c = configurations[i];
     shape3 grid = grid_of(c);
     long long allocated = allocated_cells(c);
+    /* Each case gets its own allocation of exactly this size, so that under AddressSanitizer any
+     * write outside it is caught. */
+    who_am_i *d_map = NULL;
+    CUDA_CHECK(cudaMalloc((void **)&d_map, (size_t)allocated * sizeof(who_am_i)));
     /* 0xFF bytes everywhere (-1 in every field): cells nobody writes stay recognizable. */
     CUDA_CHECK(cudaMemset(d_map, 0xFF, (size_t)allocated * sizeof(who_am_i)));
     cudaError_t status = who_am_i_on_device(d_map, c.data, c.block);
@@ -234,11 +236,13 @@ int main(int argc, char **argv) {
              "%d x %d x %d\n",
              c.name, cudaGetErrorName(status), cudaGetErrorString(status), c.data.x, c.data.y,
              c.data.z, c.block.x, c.block.y, c.block.z);
+      (void)cudaFree(d_map);
       return wb_finish(0, "who_am_i_on_device reported an error for a valid launch (is every "
                           "dimension of the grid at least 1? task 5)");
     }
     CUDA_CHECK(
         cudaMemcpy(got, d_map, (size_t)allocated * sizeof(who_am_i), cudaMemcpyDeviceToHost));
+    CUDA_CHECK(cudaFree(d_map));
     who_am_i_reference(want, c.data, c.block);
     if (i == 0 && !args.quiet) draw_picture(c, got);
     long long wrong = check_map(c, got, want, allocated, 0);
@@ -259,6 +263,8 @@ int main(int argc, char **argv) {
    * usually near the best, which is why it is the place to start. */
   if (!failed && !args.quiet) {
     shape3 data = {(int)args.n, 1, 1};
+    who_am_i *d_map = NULL;
+    CUDA_CHECK(cudaMalloc((void **)&d_map, (size_t)args.n * sizeof(who_am_i)));
     timing_context host_context = {NULL, data, {256, 1, 1}, want};
     double cpu_ms = wb_time_host_ms(run_reference, &host_context, 1, args.repeat);
     printf("\nThe 1D map of %lld cells, by block size:\n", args.n);
@@ -270,9 +276,9 @@ int main(int argc, char **argv) {
       double ms = wb_time_cuda_ms(run_on_device, &device_context, 1, args.repeat);
       wb_print_figure(&args, label, ms, (double)args.n * sizeof(who_am_i), &device, cpu_ms);
     }
+    CUDA_CHECK(cudaFree(d_map));
   }
 
-  CUDA_CHECK(cudaFree(d_map));
   free(got);
   free(want);
   if (failed) return wb_finish(0, "some cells of the map are wrong (see the mismatches above)");

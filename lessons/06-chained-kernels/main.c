@@ -4,6 +4,7 @@
  * side. You do not need to edit this file. */
 #include "lesson.h"
 
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -57,6 +58,13 @@ static void timed_steps_only(void *c_) {
   CUDA_CHECK(chain_all_steps(c->d_data, c->n, 0));
 }
 
+/* A silent second look (the harness's compare prints what it finds). */
+static int all_equal(const double *got, const double *want, int n, double rtol) {
+  for (int i = 0; i < n; ++i)
+    if (!(fabs(got[i] - want[i]) <= rtol * fabs(want[i]))) return 0; /* NaN fails too */
+  return 1;
+}
+
 typedef struct {
   char name[64];
   double ms;
@@ -81,6 +89,14 @@ static void check_and_time(row *r, context *c, const double *want, const wb_args
   snprintf(what, sizeof what, "%s: out", r->name);
   if (wb_compare_f64(what, c->host_out, want, (size_t)c->n, 0.0, 1e-14)) {
     r->result = "no";
+    /* Was the work right but not finished? Wait for everything and look again. */
+    CUDA_CHECK(cudaDeviceSynchronize());
+    if (all_equal(c->host_out, want, c->n, 1e-14)) {
+      printf("%s: the result was right only after a later cudaDeviceSynchronize(): the function "
+             "returned before its work was done (task 4?)\n",
+             r->name);
+      r->result = "not waited for";
+    }
     return;
   }
   r->result = "yes";
@@ -148,7 +164,7 @@ int main(int argc, char **argv) {
     double steps_ms = wb_time_cuda_ms(timed_steps_only, &c, 1, args.repeat);
     double baseline = rows[0].ms;
     printf("  %-34s %10s  %14s  %s\n", "way", "time", "vs round trips", "correct");
-    printf("  %-34s %7.3f ms  %14s  %s\n", "CPU loop (reference.c)", cpu_ms, "", "");
+    printf("  %-34s %7.3f ms\n", "CPU loop (reference.c)", cpu_ms);
     for (int r = 0; r < 4; ++r) {
       if (rows[r].ms > 0 && baseline > 0)
         printf("  %-34s %7.3f ms  %13.2fx  %s\n", rows[r].name, rows[r].ms, baseline / rows[r].ms,

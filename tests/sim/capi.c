@@ -10,8 +10,8 @@ int capi_checks(void) {
   float *d = NULL;
   float h[16];
   dim3 grid = {2, 1, 1};
-  cudaStream_t s;
-  cudaEvent_t e0, e1;
+  cudaStream_t s = NULL;
+  cudaEvent_t e0 = NULL, e1 = NULL;
   float ms = -1.0f;
   if (cudaGetDeviceCount(&count) != cudaSuccess || count != 1) failures++, printf("C: device count\n");
   if (cudaGetDeviceProperties(&prop, 0) != cudaSuccess || strcmp(prop.name, "CPU simulator") != 0 ||

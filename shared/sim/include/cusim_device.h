@@ -84,8 +84,8 @@ struct block {
   unsigned ready_tail;
   unsigned dim_x, dim_y; /* block dimensions, to turn a linear index into threadIdx */
   unsigned one_d;        /* blockDim.y == blockDim.z == 1 */
-  unsigned exited;       /* threads that returned from the kernel */
-  uint32_t *warp_exited; /* per warp: lanes that returned */
+  unsigned waiting;      /* threads parked at a barrier or ready to resume (the rest of those started have
+                            returned, but one: the thread running now); kept by the slow paths only */
   void *item;            /* the launch (kernel_item<...>) */
   void (*loop)(block *);
 };
@@ -136,9 +136,7 @@ template <class Item>
     b->next = t + 1;
     thread_ctx &c = ::cusim_tls;
     if (b->one_d) {
-      c.thread_idx.x = t;
-      c.thread_idx.y = 0;
-      c.thread_idx.z = 0;
+      c.thread_idx.x = t; /* y and z are 0 for the whole block */
     } else {
       unsigned r = t / b->dim_x;
       c.thread_idx.x = t - r * b->dim_x;
@@ -153,8 +151,6 @@ template <class Item>
 #if defined(CUSIM_TSAN)
     tsan_thread_leave(b, t);
 #endif
-    b->warp_exited[t >> 5] |= 1u << (t & 31);
-    b->exited++;
   }
 }
 

@@ -18,6 +18,7 @@
 
 #if defined(CUSIM_ASAN)
 #include <sanitizer/asan_interface.h>
+#include <sanitizer/lsan_interface.h>
 #endif
 
 struct CUstream_st {
@@ -299,6 +300,9 @@ cudaError_t pool_alloc(void **ptr, size_t size, cudaMemPool_t p) {
   } else {
     block = raw_alloc(want);
     if (!block) return cudaErrorMemoryAllocation;
+#if defined(CUSIM_ASAN)
+    __lsan_ignore_object(block);
+#endif
     p->reserved += want;
     p->reserved_high = std::max(p->reserved_high, p->reserved);
   }
@@ -734,6 +738,10 @@ static cudaError_t alloc_common(void **ptr, size_t size, mem_kind kind, unsigned
     *ptr = nullptr;
     return set_error(cudaErrorMemoryAllocation);
   }
+#if defined(CUSIM_ASAN)
+  // CUDA frees what a program did not at exit (context teardown): not a leak to report.
+  __lsan_ignore_object(p);
+#endif
   std::lock_guard<std::mutex> lock(mu);
   add_live(p, size, kind, flags);
   *ptr = p;

@@ -16,6 +16,7 @@
 #include <atomic>
 #include <chrono>
 #include <condition_variable>
+#include <cstdarg>
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
@@ -33,6 +34,7 @@
 #if defined(CUSIM_ASAN)
 #include <sanitizer/asan_interface.h>
 #include <sanitizer/common_interface_defs.h>
+#include <sanitizer/lsan_interface.h>
 #endif
 #if defined(CUSIM_TSAN)
 #include <sanitizer/tsan_interface.h>
@@ -114,7 +116,6 @@ struct block_impl : block {
   std::vector<unsigned> ready;
   std::vector<fiber *> parked;
   std::vector<uint8_t> state;
-  std::vector<uint32_t> exited_masks;
   std::vector<warp_state> warps;
   // __syncthreads
   unsigned bar_arrived = 0;
@@ -156,6 +157,7 @@ struct worker {
   size_t static_shared = 0;
   void *dyn = nullptr;
   size_t dyn_size = 0;
+  bool lsan_off = false; // while a failing block is abandoned (see begin_failure)
 #if defined(CUSIM_USE_UCONTEXT)
   fiber *pending_from = nullptr;
   bool pending_free = false;
@@ -359,10 +361,24 @@ inline unsigned lanes_in_warp(block_impl *b, unsigned warp) {
   return n >= 32 ? 0xffffffffu : ((1u << n) - 1u);
 }
 
+// The frames of an abandoned block are never unwound: what they allocated (message strings) is
+// not a leak of the program's. Called first on every failure path; undone on the worker's stack.
+void begin_failure(worker *w) {
+#if defined(CUSIM_ASAN)
+  if (!w->lsan_off) {
+    __lsan_disable();
+    w->lsan_off = true;
+  }
+#else
+  (void)w;
+#endif
+}
+
 // Ends the block with an execution error: the first error of a launch is printed and becomes
 // the launch's result; parked threads are dropped; the worker takes no more blocks.
 [[noreturn]] void abort_block(block_impl *b, cudaError_t err, const std::string &message) {
   worker *w = b->w;
+  begin_failure(w);
   launch_exec *ex = b->exec;
   {
     std::lock_guard<std::mutex> lock(ex->mu);
@@ -388,15 +404,28 @@ inline unsigned lanes_in_warp(block_impl *b, unsigned warp) {
   std::abort();
 }
 
+// Formats a message and ends the block with err. Cold and out of line: the barrier functions that
+// call it stay small, so a parked thread's frames take little cache.
+[[noreturn]] __attribute__((cold, noinline, format(printf, 3, 4))) void fail(block_impl *b, cudaError_t err, const char *fmt, ...) {
+  begin_failure(b->w);
+  char buf[2048];
+  va_list ap;
+  va_start(ap, fmt);
+  std::vsnprintf(buf, sizeof buf, fmt, ap);
+  va_end(ap);
+  abort_block(b, err, buf);
+}
+
 // Nothing can run and the block is not finished: explain who waits for what.
 [[noreturn]] void stuck(block_impl *b) {
+  begin_failure(b->w);
   std::string msg;
   unsigned waiting_bar = 0, exited = 0, first_exited = ~0u, first_bar = ~0u;
   for (unsigned t = 0; t < b->nthreads; ++t) {
     if (b->state[t] == st_at_barrier) {
       waiting_bar++;
       if (first_bar == ~0u) first_bar = t;
-    } else if (b->state[t] == st_exited || (b->warp_exited[t >> 5] >> (t & 31) & 1u)) {
+    } else if (t < b->next && b->state[t] == st_running) { // nothing runs now: it returned
       exited++;
       if (first_exited == ~0u) first_exited = t;
     }
@@ -411,7 +440,7 @@ inline unsigned lanes_in_warp(block_impl *b, unsigned warp) {
     char buf[1024];
     unsigned m = (unsigned)__builtin_ctz(missing ? missing : 1u);
     unsigned mt = wi * 32 + m;
-    const char *why = (b->warp_exited[wi] >> m & 1u) ? "has exited"
+    const char *why = (mt < b->next && b->state[mt] == st_running) ? "has exited"
                       : b->state[mt] == st_at_barrier ? "waits at __syncthreads()"
                                                       : "never arrives";
     std::snprintf(buf, sizeof buf,
@@ -446,6 +475,7 @@ void wait(block_impl *b, unsigned t) {
   } else {
     stuck(b);
   }
+  b->waiting--;
   b->state[t] = st_running;
   set_thread_idx(b, t);
 }
@@ -472,12 +502,12 @@ bool start_block(worker *w) {
   cusim_tls.block_idx = b->idx;
   cusim_tls.blk = b;
   b->next = 0;
-  b->exited = 0;
+  b->waiting = 0;
+  cusim_tls.thread_idx = uint3{0, 0, 0};
   b->ready_head = b->ready_tail = 0;
   b->bar_arrived = 0;
   unsigned nwarps = (b->nthreads + 31) / 32;
   for (unsigned wi = 0; wi < nwarps; ++wi) {
-    b->exited_masks[wi] = 0;
     b->warps[wi].arrived = 0;
   }
   std::memset(b->state.data(), st_running, b->nthreads);
@@ -521,8 +551,6 @@ void run_launch_on(worker *w, launch_exec *ex) {
   b->ready.assign(b->ready_cap, 0);
   b->parked.assign(b->nthreads, nullptr);
   b->state.assign(b->nthreads, st_running);
-  b->exited_masks.assign(nwarps, 0);
-  b->warp_exited = b->exited_masks.data();
   if (b->warps.size() < nwarps) b->warps.resize(nwarps);
 #if defined(CUSIM_TSAN)
   b->tsan_threads.assign(b->nthreads, nullptr);
@@ -543,6 +571,12 @@ void run_launch_on(worker *w, launch_exec *ex) {
     switch_to(w, &w->native, new_fiber(w), false);
   }
   // Back on the worker's own stack: this worker has no more blocks of the launch.
+#if defined(CUSIM_ASAN)
+  if (w->lsan_off) {
+    __lsan_enable();
+    w->lsan_off = false;
+  }
+#endif
   for (unsigned id : w->sites_used) {
     std::free(w->sites[id]);
     w->sites[id] = nullptr;
@@ -653,7 +687,7 @@ void run_ready(block *bb) {
 void block_end(block *bb) {
   block_impl *b = static_cast<block_impl *>(bb);
   rt::worker *w = b->w;
-  if (b->exited != b->nthreads) rt::stuck(b);
+  if (b->waiting != 0) rt::stuck(b);
 #if defined(CUSIM_TSAN)
   __tsan_acquire(&b->end_sync);
 #endif
@@ -745,13 +779,12 @@ int syncthreads(int kind, int predicate, const char *file, int line) {
     b->bar_first = t;
     b->bar_acc[b->bar_gen & 1] = kind == 2 ? 1 : 0;
   } else if (b->bar_line != line || (b->bar_file != file && std::strcmp(b->bar_file, file) != 0)) {
-    char buf[1024];
-    std::snprintf(buf, sizeof buf,
+    rt::begin_failure(b->w);
+    rt::fail(b, cudaErrorSynchronizationError,
                   "barrier divergence in %s: thread %s reached __syncthreads() at %s:%d while thread %s waits at "
                   "__syncthreads() at %s:%d (all threads of a block must reach the same barrier)",
                   rt::where(b).c_str(), rt::fmt3(rt::thread_of(b, t)).c_str(), file, line,
                   rt::fmt3(rt::thread_of(b, b->bar_first)).c_str(), b->bar_file, b->bar_line);
-    rt::abort_block(b, cudaErrorSynchronizationError, buf);
   }
   unsigned gen = b->bar_gen;
   int &acc = b->bar_acc[gen & 1];
@@ -767,8 +800,11 @@ int syncthreads(int kind, int predicate, const char *file, int line) {
   __tsan_switch_to_fiber(b->w->current->tsan_fiber, __tsan_switch_to_fiber_no_sync);
 #endif
   b->bar_arrived++;
-  if (b->next == b->nthreads && b->bar_arrived == b->nthreads - b->exited) {
-    if (b->exited != 0) rt::stuck(b);
+  b->waiting++;
+  // Every thread started, and every one not returned is here: release (or, if some returned
+  // without reaching this barrier, report the divergence).
+  if (b->next == b->nthreads && b->bar_arrived == b->waiting) {
+    if (b->waiting != b->nthreads) rt::stuck(b);
     b->bar_arrived = 0;
     b->bar_gen++;
     for (unsigned i = 0; i < b->nthreads; ++i) rt::ready_push(b, i);
@@ -791,7 +827,12 @@ unsigned activemask() {
   block_impl *b = static_cast<block_impl *>(cusim_tls.blk);
   if (b == nullptr) return 1u;
   unsigned wi = cusim_tls.tid >> 5;
-  return rt::lanes_in_warp(b, wi) & ~b->warp_exited[wi];
+  unsigned live = rt::lanes_in_warp(b, wi), self = cusim_tls.tid;
+  for (unsigned l = 0; l < 32; ++l) {
+    unsigned t = wi * 32 + l;
+    if (t != self && t < b->next && b->state[t] == rt::st_running) live &= ~(1u << l); // returned
+  }
+  return live;
 }
 
 uint64_t warp_op(int kind, unsigned mask, uint64_t value, unsigned src_lane, const char *what, const char *file, int line) {
@@ -802,10 +843,9 @@ uint64_t warp_op(int kind, unsigned mask, uint64_t value, unsigned src_lane, con
   rt::warp_state &ws = b->warps[wi];
   unsigned need = mask & rt::lanes_in_warp(b, wi);
   if (!(need & bit)) {
-    char buf[1024];
-    std::snprintf(buf, sizeof buf, "in %s: thread %s (lane %u) calls %s at %s:%d with mask 0x%08x, which does not include its own lane",
+    rt::begin_failure(b->w);
+    rt::fail(b, cudaErrorIllegalInstruction, "in %s: thread %s (lane %u) calls %s at %s:%d with mask 0x%08x, which does not include its own lane",
                   rt::where(b).c_str(), rt::fmt3(rt::thread_of(b, t)).c_str(), lane, what, file, line, mask);
-    rt::abort_block(b, cudaErrorIllegalInstruction, buf);
   }
   ws.val[lane] = value;
   ws.src[lane] = (uint8_t)(src_lane & 31);
@@ -816,6 +856,7 @@ uint64_t warp_op(int kind, unsigned mask, uint64_t value, unsigned src_lane, con
   ws.line[lane] = line;
   ws.arrived |= bit;
   b->state[t] = rt::st_at_warp;
+  b->waiting++;
 #if defined(CUSIM_TSAN)
   __tsan_release(&b->warp_sync[wi]);
   __tsan_switch_to_fiber(b->w->current->tsan_fiber, __tsan_switch_to_fiber_no_sync);
@@ -824,13 +865,12 @@ uint64_t warp_op(int kind, unsigned mask, uint64_t value, unsigned src_lane, con
     for (unsigned m = need; m; m &= m - 1) {
       unsigned l = (unsigned)__builtin_ctz(m);
       if (ws.mask[l] != need || ws.op[l] != kind) {
-        char buf[1024];
-        std::snprintf(buf, sizeof buf,
+        rt::begin_failure(b->w);
+        rt::fail(b, cudaErrorIllegalInstruction,
                       "warp divergence in %s: thread %s calls %s at %s:%d with mask 0x%08x while thread %s calls %s at "
                       "%s:%d with mask 0x%08x (the lanes of a mask must call the same warp function)",
                       rt::where(b).c_str(), rt::fmt3(rt::thread_of(b, t)).c_str(), what, file, line, need,
                       rt::fmt3(rt::thread_of(b, wi * 32 + l)).c_str(), ws.what[l], ws.file[l], ws.line[l], ws.mask[l]);
-        rt::abort_block(b, cudaErrorIllegalInstruction, buf);
       }
     }
     switch (kind) {
@@ -887,6 +927,7 @@ uint64_t warp_op(int kind, unsigned mask, uint64_t value, unsigned src_lane, con
 void assert_check(const char *expr, const char *file, int line, const char *function) {
   block_impl *b = static_cast<block_impl *>(cusim_tls.blk);
   if (b == nullptr) __assert_fail(expr, file, (unsigned)line, function);
+  rt::begin_failure(b->w);
   uint3 bi = cusim_tls.block_idx, ti = cusim_tls.thread_idx;
   std::fflush(stdout);
   std::fprintf(stderr, "%s:%d: %s: block: [%u,%u,%u], thread: [%u,%u,%u] Assertion `%s` failed.\n", file, line, function,
