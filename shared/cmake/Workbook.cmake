@@ -160,8 +160,10 @@ function(workbook_lesson)
                      $<TARGET_FILE:${lesson}.exercise.${guard_backend}> ${L_TEST_ARGS})
     set_tests_properties(${lesson}.exercise-is-open PROPERTIES
       LABELS "guard;${guard_backend};lesson${number}" SKIP_RETURN_CODE 77 TIMEOUT 900)
-    add_test(NAME ${lesson}.skeleton
-             COMMAND bash "${WB_SHARED_DIR}/cmake/skeleton-guard.sh" "${exercise_file}" "${solution_file}")
-    set_tests_properties(${lesson}.skeleton PROPERTIES LABELS "guard;lesson${number}")
+    if(EXISTS "${solution_file}")
+      add_test(NAME ${lesson}.skeleton
+               COMMAND bash "${WB_SHARED_DIR}/cmake/skeleton-guard.sh" "${exercise_file}" "${solution_file}")
+      set_tests_properties(${lesson}.skeleton PROPERTIES LABELS "guard;lesson${number}")
+    endif()
   endif()
 endfunction()

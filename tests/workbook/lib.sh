@@ -1,3 +1,4 @@
+# shellcheck shell=bash disable=SC2034
 # lib.sh: shared by the workbook script's tests (sourced, not run).
 #
 # Each test works on a fresh copy of the source tree in a temporary folder, the way a learner or

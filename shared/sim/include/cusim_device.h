@@ -233,6 +233,7 @@ inline void *shared_dynamic() { return detail::cusim_tls_ref().shared_dynamic; }
 namespace dev {
 enum warp_op_kind { op_sync = 1, op_shfl, op_ballot, op_match_any, op_match_all };
 int syncthreads(int kind, int predicate, const char *file, int line);
+void sync_block(const char *file, int line); /* __syncthreads() */
 uint64_t warp_op(int kind, unsigned mask, uint64_t value, unsigned src_lane, const char *what, const char *file, int line);
 unsigned activemask();
 [[noreturn]] void assert_fail(const char *expr, const char *file, int line, const char *function);
@@ -314,7 +315,7 @@ inline unsigned match_all(const char *file, int line, unsigned mask, T value, in
 static constexpr int warpSize = 32;
 
 /* Barriers. */
-#define __syncthreads() ((void)::cusim::dev::syncthreads(0, 1, __FILE__, __LINE__))
+#define __syncthreads() (::cusim::dev::sync_block(__FILE__, __LINE__))
 #define __syncthreads_count(p) (::cusim::dev::syncthreads(1, (p) ? 1 : 0, __FILE__, __LINE__))
 #define __syncthreads_and(p) (::cusim::dev::syncthreads(2, (p) ? 1 : 0, __FILE__, __LINE__))
 #define __syncthreads_or(p) (::cusim::dev::syncthreads(3, (p) ? 1 : 0, __FILE__, __LINE__))

@@ -114,7 +114,10 @@ struct block_impl : block {
   uint3 idx{0, 0, 0};
   unsigned ready_cap = 1;
   std::vector<unsigned> ready;
+  std::vector<unsigned> iota; // 0, 1, ..., nthreads - 1
   std::vector<fiber *> parked;
+  std::vector<void *> sp; // saved context of each parked thread (fcontext: its stack pointer)
+  std::vector<uint3> tidx; // threadIdx of each thread (blocks that are not 1-D)
   std::vector<uint8_t> state;
   std::vector<warp_state> warps;
   // __syncthreads
@@ -218,6 +221,12 @@ void switch_to(worker *w, fiber *from, fiber *to, bool free_from) {
   swapcontext(&from->uc, &to->uc);
   after_resume(w, from);
 }
+inline void park_and_resume(worker *w, block_impl *b, fiber *self, unsigned, unsigned r) {
+  switch_to(w, self, b->parked[r], false);
+}
+inline void park_and_start(worker *w, block_impl *, fiber *self, unsigned, fiber *f) { switch_to(w, self, f, false); }
+inline void finish_and_resume(worker *w, block_impl *b, unsigned r) { switch_to(w, w->current, b->parked[r], true); }
+inline void prefetch_parked(block_impl *, unsigned) {}
 void uc_entry() {
   worker *w = tl_worker;
   after_resume(w, w->current);
@@ -240,9 +249,11 @@ fiber *new_fiber(worker *w) {
 }
 #else
 namespace bctx = boost::context::detail;
+// What a switch hands to the side it resumes: the fiber left, and where to store its context
+// (nullptr: the fiber is finished and goes back to the pool).
 struct switch_msg {
   fiber *from;
-  bool free_from;
+  bctx::fcontext_t *save;
 };
 
 inline void after_resume(worker *w, fiber *me, bctx::transfer_t tr) {
@@ -258,27 +269,53 @@ inline void after_resume(worker *w, fiber *me, bctx::transfer_t tr) {
 #else
   (void)me;
 #endif
-  if (m->free_from)
-    release_fiber(w, m->from);
+  if (__builtin_expect(m->save != nullptr, 1))
+    *m->save = tr.fctx;
   else
-    m->from->ctx = tr.fctx;
+    release_fiber(w, m->from);
 }
 
-inline void switch_to(worker *w, fiber *from, fiber *to, bool free_from) {
+// Leaves fiber `from` (its context stored in *save, or the fiber freed when save is nullptr) for
+// fiber `to`, resuming the context to_ctx.
+inline void jump(worker *w, fiber *from, fiber *to, bctx::fcontext_t to_ctx, bctx::fcontext_t *save) {
   w->current = to;
-  switch_msg m{from, free_from};
+  switch_msg m{from, save};
 #if defined(CUSIM_ASAN)
   const void *bottom = to == &w->native ? w->native.asan_bottom : to->stack_lo;
   size_t size = to == &w->native ? w->native.asan_size : to->stack_size;
-  __sanitizer_start_switch_fiber(free_from ? nullptr : &from->fake_stack, bottom, size);
+  __sanitizer_start_switch_fiber(save == nullptr ? nullptr : &from->fake_stack, bottom, size);
 #endif
 #if defined(CUSIM_TSAN)
   // Switches between scheduling contexts synchronise (they share the block's state); the
   // threads' own TSan fibers never synchronise with each other except through barriers.
   __tsan_switch_to_fiber(to->tsan_fiber, 0);
 #endif
-  bctx::transfer_t tr = bctx::jump_fcontext(to->ctx, &m);
+  bctx::transfer_t tr = bctx::jump_fcontext(to_ctx, &m);
   after_resume(w, from, tr);
+}
+
+inline void switch_to(worker *w, fiber *from, fiber *to, bool free_from) {
+  jump(w, from, to, to->ctx, free_from ? nullptr : &from->ctx);
+}
+// Parks thread t (running on fiber self) and resumes parked thread r.
+inline void park_and_resume(worker *w, block_impl *b, fiber *self, unsigned t, unsigned r) {
+  jump(w, self, b->parked[r], b->sp[r], reinterpret_cast<bctx::fcontext_t *>(&b->sp[t]));
+}
+// Parks thread t and starts a fresh fiber (which runs the next thread not yet started).
+inline void park_and_start(worker *w, block_impl *b, fiber *self, unsigned t, fiber *f) {
+  jump(w, self, f, f->ctx, reinterpret_cast<bctx::fcontext_t *>(&b->sp[t]));
+}
+// The running thread has returned: its fiber goes back to the pool, parked thread r resumes.
+inline void finish_and_resume(worker *w, block_impl *b, unsigned r) {
+  jump(w, w->current, b->parked[r], b->sp[r], nullptr);
+}
+// Loads the top of a parked thread's stack into the cache ahead of its resumption.
+inline void prefetch_parked(block_impl *b, unsigned r) {
+  const char *p = static_cast<const char *>(b->sp[r]);
+  __builtin_prefetch(p);
+  __builtin_prefetch(p + 64);
+  __builtin_prefetch(p + 128);
+  __builtin_prefetch(p + 192);
 }
 
 void fcontext_entry(bctx::transfer_t tr) {
@@ -320,11 +357,7 @@ inline void set_thread_idx(block_impl *b, unsigned t) {
     c.thread_idx.z = 0;
     return;
   }
-  unsigned r = t / b->dim_x;
-  c.thread_idx.x = t - r * b->dim_x;
-  c.thread_idx.y = r % b->dim_y;
-  c.thread_idx.z = r / b->dim_y;
-  c.tid = t;
+  c.thread_idx = b->tidx[t];
 }
 
 uint3 thread_of(block_impl *b, unsigned t) {
@@ -348,12 +381,22 @@ std::string where(block_impl *b) {
 inline void ready_push(block_impl *b, unsigned t) {
   b->ready[b->ready_tail] = t;
   b->ready_tail = b->ready_tail + 1 == b->ready_cap ? 0 : b->ready_tail + 1;
-  b->state[t] = st_ready;
+  // (its state stays st_at_barrier or st_at_warp until it runs: nothing needs to tell them apart)
 }
 inline unsigned ready_pop(block_impl *b) {
   unsigned t = b->ready[b->ready_head];
   b->ready_head = b->ready_head + 1 == b->ready_cap ? 0 : b->ready_head + 1;
   return t;
+}
+
+// Every thread of the block reached the same __syncthreads(): all become ready, in thread order.
+__attribute__((noinline)) void release_all(block_impl *b) {
+  b->bar_arrived = 0;
+  b->bar_gen++;
+  // Nothing else can be ready (every thread is at this barrier): the ring restarts at 0.
+  std::memcpy(b->ready.data(), b->iota.data(), b->nthreads * sizeof(unsigned));
+  b->ready_head = 0;
+  b->ready_tail = b->nthreads;
 }
 
 inline unsigned lanes_in_warp(block_impl *b, unsigned warp) {
@@ -462,18 +505,45 @@ void begin_failure(worker *w) {
   abort_block(b, cudaErrorLaunchTimeout, "deadlock in " + where(b));
 }
 
-// The current thread stops here until the scheduler resumes it.
-void wait(block_impl *b, unsigned t) {
+// A thread reached __syncthreads() at file:line while others wait at the barrier that bar_file and
+// bar_line name: the same barrier (the file named by another string) or a divergence.
+__attribute__((cold, noinline)) void barrier_mismatch(block_impl *b, unsigned t, const char *file, int line) {
+  if (b->bar_line == line && std::strcmp(b->bar_file, file) == 0) return;
+  begin_failure(b->w);
+  fail(b, cudaErrorSynchronizationError,
+       "barrier divergence in %s: thread %s reached __syncthreads() at %s:%d while thread %s waits at "
+       "__syncthreads() at %s:%d (all threads of a block must reach the same barrier)",
+       where(b).c_str(), fmt3(thread_of(b, t)).c_str(), file, line, fmt3(thread_of(b, b->bar_first)).c_str(),
+       b->bar_file, b->bar_line);
+}
+
+// Nothing is ready to run: start the next thread on a fresh fiber, or report a deadlock.
+__attribute__((noinline)) void park_slow(block_impl *b, unsigned t, fiber *self) {
+  if (b->next < b->nthreads) {
+    park_and_start(b->w, b, self, t, new_fiber(b->w));
+  } else {
+    stuck(b);
+  }
+}
+
+// The current thread (t, in state st_at_barrier or st_at_warp, counted in waiting) stops here
+// until the scheduler resumes it. Inlined into the barrier functions: this is the hot path of
+// every barrier crossing, so it touches as little as it can.
+__attribute__((always_inline)) inline void wait(block_impl *b, unsigned t) {
   worker *w = b->w;
   fiber *self = w->current;
   b->parked[t] = self;
-  if (b->ready_head != b->ready_tail) {
-    unsigned r = ready_pop(b);
-    if (r != t) switch_to(w, self, b->parked[r], false);
-  } else if (b->next < b->nthreads) {
-    switch_to(w, self, new_fiber(w), false);
+  unsigned head = b->ready_head;
+  if (__builtin_expect(head != b->ready_tail, 1)) {
+    unsigned r = b->ready[head];
+    head = head + 1 == b->ready_cap ? 0 : head + 1;
+    b->ready_head = head;
+    if (r != t) {
+      //if (head != b->ready_tail) prefetch_parked(b, b->ready[head]);
+      park_and_resume(w, b, self, t, r);
+    }
   } else {
-    stuck(b);
+    park_slow(b, t, self);
   }
   b->waiting--;
   b->state[t] = st_running;
@@ -549,7 +619,16 @@ void run_launch_on(worker *w, launch_exec *ex) {
   unsigned nwarps = (b->nthreads + 31) / 32;
   b->ready_cap = b->nthreads + 1;
   b->ready.assign(b->ready_cap, 0);
+  if (b->iota.size() != b->nthreads) {
+    b->iota.resize(b->nthreads);
+    for (unsigned t = 0; t < b->nthreads; ++t) b->iota[t] = t;
+  }
   b->parked.assign(b->nthreads, nullptr);
+  b->sp.assign(b->nthreads, nullptr);
+  if (!b->one_d) {
+    b->tidx.resize(b->nthreads);
+    for (unsigned t = 0; t < b->nthreads; ++t) b->tidx[t] = thread_of(b, t);
+  }
   b->state.assign(b->nthreads, st_running);
   if (b->warps.size() < nwarps) b->warps.resize(nwarps);
 #if defined(CUSIM_TSAN)
@@ -680,7 +759,8 @@ void run_ready(block *bb) {
   block_impl *b = static_cast<block_impl *>(bb);
   rt::worker *w = b->w;
   unsigned r = rt::ready_pop(b);
-  rt::switch_to(w, w->current, b->parked[r], true);
+  if (b->ready_head != b->ready_tail) rt::prefetch_parked(b, b->ready[b->ready_head]);
+  rt::finish_and_resume(w, b, r);
   std::abort();
 }
 
@@ -778,13 +858,8 @@ int syncthreads(int kind, int predicate, const char *file, int line) {
     b->bar_kind = kind;
     b->bar_first = t;
     b->bar_acc[b->bar_gen & 1] = kind == 2 ? 1 : 0;
-  } else if (b->bar_line != line || (b->bar_file != file && std::strcmp(b->bar_file, file) != 0)) {
-    rt::begin_failure(b->w);
-    rt::fail(b, cudaErrorSynchronizationError,
-                  "barrier divergence in %s: thread %s reached __syncthreads() at %s:%d while thread %s waits at "
-                  "__syncthreads() at %s:%d (all threads of a block must reach the same barrier)",
-                  rt::where(b).c_str(), rt::fmt3(rt::thread_of(b, t)).c_str(), file, line,
-                  rt::fmt3(rt::thread_of(b, b->bar_first)).c_str(), b->bar_file, b->bar_line);
+  } else if (__builtin_expect(b->bar_line != line || b->bar_file != file, 0)) {
+    rt::barrier_mismatch(b, t, file, line);
   }
   unsigned gen = b->bar_gen;
   int &acc = b->bar_acc[gen & 1];
@@ -805,9 +880,7 @@ int syncthreads(int kind, int predicate, const char *file, int line) {
   // without reaching this barrier, report the divergence).
   if (b->next == b->nthreads && b->bar_arrived == b->waiting) {
     if (b->waiting != b->nthreads) rt::stuck(b);
-    b->bar_arrived = 0;
-    b->bar_gen++;
-    for (unsigned i = 0; i < b->nthreads; ++i) rt::ready_push(b, i);
+    rt::release_all(b);
   }
   rt::wait(b, t);
 #if defined(CUSIM_TSAN)
@@ -815,6 +888,36 @@ int syncthreads(int kind, int predicate, const char *file, int line) {
   __tsan_acquire(&b->bar_sync);
 #endif
   return b->bar_acc[gen & 1];
+}
+
+void sync_block(const char *file, int line) {
+  block_impl *b = static_cast<block_impl *>(cusim_tls.blk);
+  if (b == nullptr) return; // called outside a kernel: nothing to wait for
+  unsigned t = cusim_tls.tid;
+  if (b->bar_arrived == 0) {
+    b->bar_file = file;
+    b->bar_line = line;
+    b->bar_kind = 0;
+    b->bar_first = t;
+  } else if (__builtin_expect(b->bar_line != line || b->bar_file != file, 0)) {
+    rt::barrier_mismatch(b, t, file, line);
+  }
+  b->state[t] = rt::st_at_barrier;
+#if defined(CUSIM_TSAN)
+  __tsan_release(&b->bar_sync);
+  __tsan_switch_to_fiber(b->w->current->tsan_fiber, __tsan_switch_to_fiber_no_sync);
+#endif
+  unsigned arrived = ++b->bar_arrived;
+  unsigned waiting = ++b->waiting;
+  if (__builtin_expect(arrived == waiting, 0) && b->next == b->nthreads) {
+    if (waiting != b->nthreads) rt::stuck(b);
+    rt::release_all(b);
+  }
+  rt::wait(b, t);
+#if defined(CUSIM_TSAN)
+  __tsan_switch_to_fiber(b->tsan_threads[t], __tsan_switch_to_fiber_no_sync);
+  __tsan_acquire(&b->bar_sync);
+#endif
 }
 
 unsigned live_lanes(unsigned mask) {

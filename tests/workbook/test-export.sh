@@ -1,0 +1,106 @@
+#!/usr/bin/env bash
+# unit.workbook.export: an instructor exports a student bundle from a tree in which they have
+# solved a lesson. The bundle has no solutions/, every exercise as shipped, no solution text that
+# the lesson material does not already show, refuses unsafe targets, catches a solved exercise it
+# cannot replace, and builds and passes as a learner's tree: solving a lesson there passes its
+# check, and reset works there without git.
+source "$(dirname "${BASH_SOURCE[0]}")/lib.sh"
+
+instructor=$SCRATCH/instructor
+copy_source_tree "$instructor"
+out=$SCRATCH/out.txt
+n=$TEST_LESSON_NUMBER
+lesson=$(lesson_folder "$instructor" "$n") || exit 1
+name=$(exercise_name "$instructor" "$lesson")
+solution=$SOURCE_ROOT/solutions/$lesson/solution.${name##*.}
+
+# The instructor opens the workbook (it notes the exercises as shipped), then solves lesson NN.
+wb "$instructor" "$out" hint "$n" >/dev/null
+cp "$solution" "$instructor/lessons/$lesson/$name"
+
+bundle=$SCRATCH/bundle
+wb "$instructor" "$out" export "$bundle"
+check "export: exit 0" status_is $? 0
+check "export: says the edited exercise was replaced by the shipped one" contains "$out" "lesson $n: your $name is edited"
+check "export: no solutions/ in the bundle" test ! -e "$bundle/solutions"
+check "export: the workbook script is in the bundle" test -x "$bundle/workbook"
+check "export: no build folder in the bundle" test ! -e "$bundle/build"
+
+# Every exercise in the bundle is the shipped one.
+for dir in "$SOURCE_ROOT"/lessons/[0-9][0-9]-*/; do
+  l=$(basename "$dir")
+  for f in "$dir"exercise.cu "$dir"exercise.c; do
+    [ -f "$f" ] || continue
+    check "export: lessons/$l/${f##*/} is as shipped" cmp -s "$f" "$bundle/lessons/$l/${f##*/}"
+  done
+done
+
+# No file of the bundle is a copy of a solution.
+declare -A solution_sum=()
+for f in "$SOURCE_ROOT"/solutions/*/solution.c*; do solution_sum[$(sha256sum <"$f" | cut -d' ' -f1)]=$f; done
+copies=$(find "$bundle" -type f -exec sha256sum {} + | while read -r sum f; do
+  [ -n "${solution_sum[$sum]:-}" ] && echo "$f"; done)
+check "export: no file in the bundle is a copy of a solution${copies:+ ($copies)}" test -z "$copies"
+
+# Solution text: each task region of each solution (lines trimmed, blank lines dropped). It must
+# not be in that lesson's exercise, and wherever else it appears in the bundle, the same file of
+# the source tree shows it too (lesson text quoting a line on purpose): export adds none.
+regions() { # FILE: one region per line, its lines joined by \x1f
+  awk '/^[ \t]*(\/\/|\/\*) ---- end of task/ { if (on && length(b) >= 12) print b; on = 0; next }
+       /^[ \t]*(\/\/|\/\*) ---- task [0-9]/ { on = 1; b = ""; next }
+       on { gsub(/^[ \t]+|[ \t]+$/, ""); if ($0 != "") b = b (b == "" ? "" : "\037") $0 }' "$1"
+}
+flat() { awk '{ gsub(/^[ \t]+|[ \t]+$/, ""); if ($0 != "") printf "%s%s", (n++ ? "\037" : ""), $0 }' "$1"; }
+mapfile -t bundle_files < <(cd "$bundle" && find . -type f | sed 's|^\./||' | sort)
+declare -A bundle_text=()
+for f in "${bundle_files[@]}"; do
+  grep -I -q . "$bundle/$f" 2>/dev/null && bundle_text[$f]=$(flat "$bundle/$f")
+done
+region_count=0 leaks=''
+for sol in "$SOURCE_ROOT"/solutions/*/solution.c*; do
+  l=$(basename "$(dirname "$sol")")
+  while IFS= read -r region; do
+    region_count=$((region_count + 1))
+    ex=lessons/$l/exercise.${sol##*.}
+    [[ ${bundle_text[$ex]:-} == *"$region"* ]] && leaks+="$ex holds an answer of ${sol#"$SOURCE_ROOT"/}; "
+    for f in "${!bundle_text[@]}"; do
+      [[ ${bundle_text[$f]} == *"$region"* ]] || continue
+      src=$f
+      [[ $f == .workbook/shipped/* ]] && src=lessons/${f#.workbook/shipped/}
+      [ -f "$SOURCE_ROOT/$src" ] && [[ $(flat "$SOURCE_ROOT/$src") == *"$region"* ]] && continue
+      leaks+="$f shows text of ${sol#"$SOURCE_ROOT"/} that its source does not; "
+    done
+  done < <(regions "$sol")
+done
+check "export: compared $region_count solution task regions with the bundle: no leak${leaks:+ ($leaks)}" test -z "$leaks"
+
+# Unsafe targets are refused with one line.
+wb "$instructor" "$out" export "$bundle"
+check "export into a non-empty folder: exit 2" status_is $? 2
+wb "$instructor" "$out" export "$instructor/docs/bundle"
+check "export into the workbook itself: exit 2" status_is $? 2
+
+# An exercise solved before the workbook ever saw it (no git, no snapshot): the leak scan stops it.
+careless=$SCRATCH/careless
+copy_source_tree "$careless"
+cp "$solution" "$careless/lessons/$lesson/$name"
+wb "$careless" "$out" export "$SCRATCH/careless-bundle"
+check "export of a solved exercise it cannot replace: exit 1" status_is $? 1
+check "export of a solved exercise: names it" contains "$out" "lessons/$lesson/$name: task"
+
+# The bundle as a learner's tree: builds, the lesson starts unsolved, solving it passes the check,
+# and reset restores it from the bundle's own snapshot (there is no git here).
+export WORKBOOK_CMAKE_ARGS="$WORKBOOK_CMAKE_ARGS -DWB_LESSONS=$n"
+wb "$bundle" "$out"
+check "bundle: the overview builds and runs: exit 0" status_is $? 0
+check "bundle: lesson $n not started" grep -q -E "^$n +not started " "$out"
+cp "$solution" "$bundle/lessons/$lesson/$name"
+wb "$bundle" "$out" check "$n"
+check "bundle: solving lesson $n passes its check" status_is $? 0
+wb "$bundle" "$out" reset "$n"
+check "bundle: reset works" status_is $? 0
+check "bundle: reset restores the shipped exercise" cmp -s "$bundle/lessons/$lesson/$name" "$SOURCE_ROOT/lessons/$lesson/$name"
+wb "$bundle" "$out" run "$n" --solution
+check "bundle: there is no solution to run: exit 2" status_is $? 2
+
+finish
