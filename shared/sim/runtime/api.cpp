@@ -34,7 +34,11 @@ struct CUevent_st {
 struct CUmemPoolHandle_st {
   size_t release_threshold = 0;
   size_t reserved = 0, reserved_high = 0, used = 0, used_high = 0;
-  std::multimap<size_t, void *> free_blocks; // size -> block
+  std::multimap<size_t, void *> free_blocks; // size -> block, its cudaFreeAsync has run
+  // Freed by a cudaFreeAsync still in the queue: later allocations may reuse these at once
+  // (every queued operation runs in issue order, so the reuse is stream-ordered, which is what
+  // the stream-ordered allocator promises), but they cannot go back to the system yet.
+  std::multimap<size_t, void *> pending_blocks;
   bool is_default = false;
 };
 
@@ -264,10 +268,18 @@ CUmemPoolHandle_st *default_pool() {
   return &default_pool_obj;
 }
 
-// Gives unused pool blocks back until at most keep bytes stay reserved.
-void pool_trim(cudaMemPool_t p, size_t keep) {
+// Gives unused pool blocks back to the system, smallest first. cudaMemPoolTrimTo keeps at least
+// `keep` bytes reserved (a block goes only if what stays is still >= keep); the release
+// threshold at a synchronization releases until at most `keep` bytes stay reserved. Only blocks
+// whose cudaFreeAsync has run can go: one still in the queue may be in use by earlier work.
+enum class trim_rule { keep_at_least, release_down_to };
+void pool_trim(cudaMemPool_t p, size_t keep, trim_rule rule) {
   auto it = p->free_blocks.begin();
   while (p->reserved > keep && it != p->free_blocks.end()) {
+    if (rule == trim_rule::keep_at_least && p->reserved - it->first < keep) {
+      ++it;
+      continue;
+    }
     p->reserved -= it->first;
 #if defined(CUSIM_ASAN)
     __asan_unpoison_memory_region(it->second, it->first);
@@ -279,8 +291,8 @@ void pool_trim(cudaMemPool_t p, size_t keep) {
 }
 
 void pools_at_sync() {
-  pool_trim(default_pool(), default_pool()->release_threshold);
-  for (cudaMemPool_t p : pools) pool_trim(p, p->release_threshold);
+  pool_trim(default_pool(), default_pool()->release_threshold, trim_rule::release_down_to);
+  for (cudaMemPool_t p : pools) pool_trim(p, p->release_threshold, trim_rule::release_down_to);
 }
 
 size_t pool_round(size_t size) { return (size + 511) / 512 * 512; }
@@ -290,6 +302,7 @@ cudaError_t pool_alloc(void **ptr, size_t size, cudaMemPool_t p) {
   void *block = nullptr;
   auto it = p->free_blocks.lower_bound(want);
   size_t got = want;
+  auto pending = p->pending_blocks.lower_bound(want);
   if (it != p->free_blocks.end() && it->first <= want * 2) {
     block = it->second;
     got = it->first;
@@ -297,6 +310,11 @@ cudaError_t pool_alloc(void **ptr, size_t size, cudaMemPool_t p) {
 #if defined(CUSIM_ASAN)
     __asan_unpoison_memory_region(block, got);
 #endif
+  } else if (pending != p->pending_blocks.end() && pending->first <= want * 2) {
+    // Freed earlier in stream order: never poisoned, and its queued free now finds it gone.
+    block = pending->second;
+    got = pending->first;
+    p->pending_blocks.erase(pending);
   } else {
     block = raw_alloc(want);
     if (!block) return cudaErrorMemoryAllocation;
@@ -314,6 +332,8 @@ cudaError_t pool_alloc(void **ptr, size_t size, cudaMemPool_t p) {
   return cudaSuccess;
 }
 
+// At the cudaFreeAsync call: the block leaves the registry (later launches and copies that
+// name it are errors) and becomes reusable by later allocations at once.
 void pool_free_locked(void *ptr) {
   auto it = live.find((uintptr_t)ptr);
   if (it == live.end() || it->second.kind != mem_kind::pool) return;
@@ -322,10 +342,22 @@ void pool_free_locked(void *ptr) {
   remember_freed(it->first, it->second);
   live.erase(it);
   p->used -= got;
-  p->free_blocks.emplace(got, ptr);
+  p->pending_blocks.emplace(got, ptr);
+}
+
+// When the queue reaches the cudaFreeAsync: unless a later allocation took the block back
+// already, it is now idle and may return to the system.
+void pool_free_completed_locked(cudaMemPool_t p, void *ptr, size_t got) {
+  auto range = p->pending_blocks.equal_range(got);
+  for (auto it = range.first; it != range.second; ++it) {
+    if (it->second != ptr) continue;
+    p->pending_blocks.erase(it);
+    p->free_blocks.emplace(got, ptr);
 #if defined(CUSIM_ASAN)
-  __asan_poison_memory_region(ptr, got); // use after cudaFreeAsync is reported
+    __asan_poison_memory_region(ptr, got); // use after cudaFreeAsync is reported
 #endif
+    return;
+  }
 }
 
 bool valid_pool(cudaMemPool_t p) { return p == default_pool() || pools.count(p) != 0; }
@@ -796,7 +828,11 @@ static cudaError_t free_common(void *ptr, const char *api, bool want_host) {
     return set_error(cudaErrorInvalidValue);
   }
   if (k == mem_kind::pool) {
+    // cudaFree synchronizes first, so the block is idle at once.
+    cudaMemPool_t pool = it->second.pool;
+    size_t got = it->second.flags;
     pool_free_locked(ptr);
+    pool_free_completed_locked(pool, ptr, got);
     return cudaSuccess;
   }
   remember_freed(a, it->second);
@@ -1092,7 +1128,7 @@ cudaError_t cudaMemPoolCreate(cudaMemPool_t *memPool, const struct cudaMemPoolPr
 cudaError_t cudaMemPoolDestroy(cudaMemPool_t memPool) {
   std::lock_guard<std::mutex> lock(mu);
   if (memPool == default_pool() || !pools.count(memPool)) return set_error(cudaErrorInvalidValue);
-  pool_trim(memPool, 0);
+  pool_trim(memPool, 0, trim_rule::release_down_to);
   pools.erase(memPool);
   if (current_pool == memPool) current_pool = nullptr;
   // Blocks still in use stay valid until freed; the handle is kept (leaked) so they can name it.
@@ -1137,7 +1173,7 @@ cudaError_t cudaMemPoolGetAttribute(cudaMemPool_t memPool, enum cudaMemPoolAttr 
 cudaError_t cudaMemPoolTrimTo(cudaMemPool_t memPool, size_t minBytesToKeep) {
   std::lock_guard<std::mutex> lock(mu);
   if (!valid_pool(memPool)) return set_error(cudaErrorInvalidValue);
-  pool_trim(memPool, minBytesToKeep);
+  pool_trim(memPool, minBytesToKeep, trim_rule::keep_at_least);
   return cudaSuccess;
 }
 cudaError_t cudaMallocFromPoolAsync(void **ptr, size_t size, cudaMemPool_t memPool, cudaStream_t stream) {
@@ -1168,10 +1204,13 @@ cudaError_t cudaFreeAsync(void *devPtr, cudaStream_t stream) {
     return set_error(cudaErrorInvalidValue);
   }
   bool pooled = it->second.kind == mem_kind::pool;
-  queue.push_back(queued{stream, [devPtr, pooled] {
+  cudaMemPool_t pool = it->second.pool;
+  size_t got = it->second.flags;
+  if (pooled) pool_free_locked(devPtr);
+  queue.push_back(queued{stream, [devPtr, pooled, pool, got] {
                            std::lock_guard<std::mutex> l2(mu);
                            if (pooled) {
-                             pool_free_locked(devPtr);
+                             pool_free_completed_locked(pool, devPtr, got);
                            } else {
                              auto i2 = live.find((uintptr_t)devPtr);
                              if (i2 != live.end()) {

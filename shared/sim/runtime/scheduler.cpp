@@ -40,6 +40,9 @@
 #endif
 #if defined(CUSIM_TSAN)
 #include <sanitizer/tsan_interface.h>
+// ThreadSanitizer's dynamic annotations (exported by its runtime).
+extern "C" void AnnotateIgnoreWritesBegin(const char *file, int line);
+extern "C" void AnnotateIgnoreWritesEnd(const char *file, int line);
 #endif
 
 extern "C" void __assert_fail(const char *assertion, const char *file, unsigned int line, const char *function) noexcept
@@ -874,7 +877,15 @@ void block_end(block *bb) {
 void tsan_thread_enter(block *bb, unsigned t) {
 #if defined(CUSIM_TSAN)
   block_impl *b = static_cast<block_impl *>(bb);
-  if (b->tsan_threads[t] == nullptr) b->tsan_threads[t] = __tsan_create_fiber(0);
+  if (b->tsan_threads[t] == nullptr) {
+    b->tsan_threads[t] = __tsan_create_fiber(0);
+    // Reports then name the CUDA thread: "Thread T5 'thread (3,0,0) of block (0,0,0)'".
+    char name[64];
+    uint3 ti = rt::thread_of(b, t);
+    std::snprintf(name, sizeof name, "thread (%u,%u,%u) of block (%u,%u,%u)", ti.x, ti.y, ti.z, b->idx.x, b->idx.y,
+                  b->idx.z);
+    __tsan_set_fiber_name(b->tsan_threads[t], name);
+  }
   __tsan_switch_to_fiber(b->tsan_threads[t], 0);
 #else
   (void)bb;
@@ -913,6 +924,11 @@ void *shared_site_alloc(unsigned id) {
     std::fprintf(stderr, "cusim: fatal: a __shared__ variable used outside a kernel\n");
     std::abort();
   }
+#if defined(CUSIM_TSAN)
+  // Runs on the TSan fiber of the CUDA thread that first uses the variable: the allocation and its
+  // 0xFF fill are the simulator's, not that thread's writes (others would race with them).
+  AnnotateIgnoreWritesBegin(__FILE__, __LINE__);
+#endif
   if (w->sites.size() < nsites) w->sites.resize(nsites, nullptr);
   if (w->site_sizes.size() < nsites) w->site_sizes.resize(nsites, 0);
   w->site_sizes[id] = s.size;
@@ -927,6 +943,9 @@ void *shared_site_alloc(unsigned id) {
   w->static_shared += s.size;
   cusim_tls.shared_sites = w->sites.data();
   cusim_tls.shared_sites_n = (unsigned)w->sites.size();
+#if defined(CUSIM_TSAN)
+  AnnotateIgnoreWritesEnd(__FILE__, __LINE__);
+#endif
   rt::block_impl *b = &w->blk;
   size_t limit = 48 * 1024;
   if (w->static_shared > limit) {
