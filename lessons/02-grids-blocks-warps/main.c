@@ -11,16 +11,7 @@
 /* Under AddressSanitizer (the sim-asan preset) the map is allocated at its exact size, so a write
  * outside the data is reported by the sanitizer with file and line. Otherwise it gets a fenced-off
  * tail that a thread without a bounds check would write into, and this driver reports that. */
-#if defined(__SANITIZE_ADDRESS__)
-#define WITH_FENCE 0
-#elif defined(__has_feature)
-#if __has_feature(address_sanitizer)
-#define WITH_FENCE 0
-#endif
-#endif
-#ifndef WITH_FENCE
-#define WITH_FENCE 1
-#endif
+#define WITH_FENCE (!WB_ASAN) /* under AddressSanitizer the sanitizer is the fence */
 
 static const wb_program program = {
     .program = "02-grids-blocks-warps",

@@ -11,16 +11,7 @@
 /* Under AddressSanitizer (the sim-asan preset) the arrays are allocated at their exact size, so a
  * thread that writes past the end is reported by the sanitizer with file and line. Otherwise the
  * output gets a fenced-off tail where such a thread would land, and this driver reports that. */
-#if defined(__SANITIZE_ADDRESS__)
-#define WITH_FENCE 0
-#elif defined(__has_feature)
-#if __has_feature(address_sanitizer)
-#define WITH_FENCE 0
-#endif
-#endif
-#ifndef WITH_FENCE
-#define WITH_FENCE 1
-#endif
+#define WITH_FENCE (!WB_ASAN) /* under AddressSanitizer the sanitizer is the fence */
 
 static const wb_program program = {
     .program = "03-hello-copy",

@@ -4,6 +4,7 @@
 #include <cstring>
 #include <cstdint>
 #include <cuda_runtime.h>
+#include <cooperative_groups.h>
 
 extern "C" int capi_checks(void);
 
@@ -105,6 +106,22 @@ template <typename T, int Scale>
 __global__ void scale(T *x, int n) {
   int i = blockIdx.x * blockDim.x + threadIdx.x;
   if (i < n) x[i] *= Scale;
+}
+
+// __activemask() in divergent code: the lanes that took the branch (as on a GPU), and a
+// coalesced group there that shuffles within those lanes.
+__global__ void masks_in_branches(unsigned *mask, int *from_leader) {
+  unsigned t = threadIdx.x;
+  if (t % 2) {
+    mask[t] = __activemask();
+    auto g = cooperative_groups::coalesced_threads();
+    from_leader[t] = g.shfl((int)t * 10, 0);
+  } else if (t % 4 == 0) {
+    mask[t] = __activemask();
+    from_leader[t] = -1;
+  } else {
+    return;
+  }
 }
 
 static void CUDART_CB host_callback(void *data) { *(int *)data = 7; }
@@ -327,5 +344,28 @@ int main() {
   }
   CHECK(cudaGetLastError() == cudaSuccess);
   std::printf("%s\n", failures ? "FAIL" : "PASS");
+  // __activemask() and coalesced groups inside branches (two warps, the second one partial).
+  {
+    unsigned *mask;
+    int *from_leader;
+    cudaMallocManaged(&mask, 48 * sizeof(unsigned));
+    cudaMallocManaged(&from_leader, 48 * sizeof(int));
+    for (int i = 0; i < 48; ++i) mask[i] = 0, from_leader[i] = 0;
+    masks_in_branches<<<1, 48>>>(mask, from_leader);
+    CHECK(cudaDeviceSynchronize() == cudaSuccess);
+    bool ok = true;
+    for (int i = 0; i < 48; ++i) {
+      unsigned want = i % 2 ? (i < 32 ? 0xaaaaaaaau : 0x0000aaaau) : i % 4 == 0 ? (i < 32 ? 0x11111111u : 0x00001111u) : 0u;
+      int leader = i % 2 ? (i < 32 ? 10 : 330) : i % 4 == 0 ? -1 : 0;
+      if (mask[i] != want || from_leader[i] != leader) {
+        std::printf("masks_in_branches: thread %d: mask 0x%08x (want 0x%08x), leader value %d (want %d)\n", i, mask[i],
+                    want, from_leader[i], leader);
+        ok = false;
+      }
+    }
+    CHECK(ok);
+    cudaFree(mask);
+    cudaFree(from_leader);
+  }
   return failures ? 1 : 0;
 }

@@ -244,7 +244,7 @@ private:
   friend coalesced_group coalesced_threads();
 };
 
-inline coalesced_group coalesced_threads() {
+__attribute__((always_inline)) inline coalesced_group coalesced_threads() { // (see __activemask)
   return coalesced_group(__activemask());
 }
 

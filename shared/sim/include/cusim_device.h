@@ -84,6 +84,7 @@ struct block {
   unsigned ready_tail;
   unsigned dim_x, dim_y; /* block dimensions, to turn a linear index into threadIdx */
   unsigned one_d;        /* blockDim.y == blockDim.z == 1 */
+  uint3 next_idx;        /* threadIdx of thread `next` (blocks that are not 1-D) */
   unsigned waiting;      /* threads parked at a barrier or ready to resume (the rest of those started have
                             returned, but one: the thread running now); kept by the slow paths only */
   void *item;            /* the launch (kernel_item<...>) */
@@ -126,22 +127,29 @@ void register_symbol(const void *addr, size_t size);
 template <class Item>
 [[noreturn]] CUSIM_FLATTEN void block_loop(block *b) {
   Item *item = static_cast<Item *>(b->item);
+  const unsigned n = b->nthreads, one_d = b->one_d; /* fixed for the launch */
   for (;;) {
     if (b->ready_head != b->ready_tail) run_ready(b);
     unsigned t = b->next;
-    if (t >= b->nthreads) {
+    if (t >= n) {
       block_end(b); /* returns with the next block of this worker set up in *b */
       continue;
     }
     b->next = t + 1;
     thread_ctx &c = ::cusim_tls;
-    if (b->one_d) {
+    if (one_d) {
       c.thread_idx.x = t; /* y and z are 0 for the whole block */
-    } else {
-      unsigned r = t / b->dim_x;
-      c.thread_idx.x = t - r * b->dim_x;
-      c.thread_idx.y = r % b->dim_y;
-      c.thread_idx.z = r / b->dim_y;
+    } else { /* threads start in order: step the index instead of dividing */
+      uint3 i = b->next_idx;
+      c.thread_idx = i;
+      if (++i.x == b->dim_x) {
+        i.x = 0;
+        if (++i.y == b->dim_y) {
+          i.y = 0;
+          ++i.z;
+        }
+      }
+      b->next_idx = i;
     }
     c.tid = t;
 #if defined(CUSIM_TSAN)
@@ -344,7 +352,9 @@ unsigned live_lanes(unsigned mask);
 inline int all_of(uint64_t ballot, unsigned mask) { return (unsigned)ballot == live_lanes(mask) ? 1 : 0; }
 } // namespace dev
 } // namespace cusim
-inline unsigned __activemask() { return ::cusim::dev::activemask(); }
+/* A rendezvous on the simulator: the lanes of the warp that called it from the same place (see
+   resolve_activemask in scheduler.cpp). Always inlined, so the runtime can tell the places apart. */
+__attribute__((always_inline)) inline unsigned __activemask() { return ::cusim::dev::activemask(); }
 inline unsigned __lanemask_lt() { return (1u << ::cusim::dev::lane_id()) - 1u; }
 
 /* Memory fences: blocks run on several host threads, so these are real fences. */

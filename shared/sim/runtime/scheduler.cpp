@@ -100,7 +100,7 @@ size_t stack_size_setting() {
 struct block_impl;
 struct launch_exec;
 
-enum thread_state : uint8_t { st_running = 0, st_at_barrier, st_at_warp, st_ready, st_exited };
+enum thread_state : uint8_t { st_running = 0, st_at_barrier, st_at_warp, st_ready, st_exited, st_at_mask };
 
 struct warp_state {
   uint32_t arrived = 0;
@@ -112,6 +112,10 @@ struct warp_state {
   const char *what[32];
   const char *file[32];
   int line[32];
+  // __activemask(): lanes waiting in it, where each called it from, and what each gets.
+  uint32_t am_waiting = 0;
+  const void *am_site[32];
+  uint32_t am_out[32];
 };
 
 struct block_impl : block {
@@ -168,6 +172,9 @@ struct worker {
   void *dyn = nullptr;
   size_t dyn_size = 0;
   bool lsan_off = false; // while a failing block is abandoned (see begin_failure)
+#if defined(CUSIM_TSAN)
+  std::vector<fiber *> retired; // stacks that ran a thread of the current block
+#endif
 #if defined(CUSIM_USE_UCONTEXT)
   fiber *pending_from = nullptr;
   bool pending_free = false;
@@ -215,8 +222,22 @@ void release_fiber(worker *w, fiber *f) {
     __tsan_destroy_fiber(f->tsan_fiber);
     f->tsan_fiber = nullptr;
   }
-#endif
+  // Not reused before the block ends (see tsan_thread_leave): recycle_retired puts it back.
+  w->retired.push_back(f);
+#else
   w->pool.push_back(f);
+#endif
+}
+
+// Fibers retired during the block go back to the pool (TSan: at a block's start or a launch's end,
+// once the worker has acquired what every thread of the finished block released).
+void recycle_retired(worker *w) {
+#if defined(CUSIM_TSAN)
+  for (fiber *f : w->retired) w->pool.push_back(f);
+  w->retired.clear();
+#else
+  (void)w;
+#endif
 }
 
 void fiber_entry_common(worker *w);
@@ -533,7 +554,7 @@ void begin_failure(worker *w) {
   fiber *self = w->current;
   for (unsigned t = 0; t < b->nthreads; ++t) {
     uint8_t s = b->state[t];
-    if ((s == st_at_barrier || s == st_at_warp || s == st_ready) && b->parked[t] != self && b->parked[t] != nullptr &&
+    if ((s == st_at_barrier || s == st_at_warp || s == st_ready || s == st_at_mask) && b->parked[t] != self && b->parked[t] != nullptr &&
         t != cusim_tls.tid) {
       release_fiber(w, b->parked[t]);
     }
@@ -615,10 +636,44 @@ __attribute__((cold, noinline)) void barrier_mismatch(block_impl *b, unsigned t,
        b->bar_file, b->bar_line);
 }
 
+// __activemask() is a rendezvous: a lane that calls it waits until every thread of the block has
+// started and none can run (each has returned or waits somewhere); then the lanes of a warp that
+// wait in __activemask() called from the same place get the mask of those lanes. That is the set
+// a GPU reports: the lanes that took the same path to that call (those that took another branch
+// wait elsewhere or have exited). Lanes running one after another could not see it otherwise.
+// Returns whether some lanes were made ready.
+__attribute__((noinline)) bool resolve_activemask(block_impl *b) {
+  bool any = false;
+  for (unsigned wi = 0; wi * 32 < b->nthreads; ++wi) {
+    warp_state &ws = b->warps[wi];
+    unsigned pending = ws.am_waiting;
+    while (pending) {
+      const void *site = ws.am_site[__builtin_ctz(pending)];
+      unsigned group = 0;
+      for (unsigned m = pending; m; m &= m - 1) {
+        unsigned l = (unsigned)__builtin_ctz(m);
+        if (ws.am_site[l] == site) group |= 1u << l;
+      }
+      for (unsigned m = group; m; m &= m - 1) {
+        unsigned l = (unsigned)__builtin_ctz(m);
+        ws.am_out[l] = group;
+        ready_push(b, wi * 32 + l);
+      }
+      pending &= ~group;
+      any = true;
+    }
+    ws.am_waiting = 0;
+  }
+  return any;
+}
+
 // Nothing is ready to run: start the next thread on a fresh fiber, or report a deadlock.
 __attribute__((noinline)) void park_slow(block_impl *b, unsigned t, fiber *self) {
   if (b->next < b->nthreads) {
     park_and_start(b->w, b, self, t, new_fiber(b->w));
+  } else if (resolve_activemask(b)) {
+    unsigned r = ready_pop(b);
+    if (r != t) park_and_resume(b->w, b, self, t, r);
   } else {
     stuck(b);
   }
@@ -670,6 +725,7 @@ bool start_block(worker *w) {
   cusim_tls.block_idx = b->idx;
   cusim_tls.blk = b;
   b->next = 0;
+  b->next_idx = uint3{0, 0, 0};
   b->waiting = 0;
   cusim_tls.thread_idx = uint3{0, 0, 0};
   b->ready_head = b->ready_tail = 0;
@@ -677,8 +733,10 @@ bool start_block(worker *w) {
   unsigned nwarps = (b->nthreads + 31) / 32;
   for (unsigned wi = 0; wi < nwarps; ++wi) {
     b->warps[wi].arrived = 0;
+    b->warps[wi].am_waiting = 0;
   }
   std::memset(b->state.data(), st_running, b->nthreads);
+  recycle_retired(w);
   refill_shared(w);
 #if defined(CUSIM_TSAN)
   for (unsigned t = 0; t < b->nthreads; ++t) b->tsan_threads[t] = nullptr;
@@ -748,6 +806,7 @@ void run_launch_on(worker *w, launch_exec *ex) {
     switch_to(w, &w->native, new_fiber(w), false);
   }
   // Back on the worker's own stack: this worker has no more blocks of the launch.
+  recycle_retired(w);
 #if defined(CUSIM_ASAN)
   if (w->lsan_off) {
     __lsan_enable();
@@ -865,7 +924,10 @@ void run_ready(block *bb) {
 void block_end(block *bb) {
   block_impl *b = static_cast<block_impl *>(bb);
   rt::worker *w = b->w;
-  if (b->waiting != 0) rt::stuck(b);
+  if (b->waiting != 0) {
+    if (rt::resolve_activemask(b)) run_ready(b);
+    rt::stuck(b);
+  }
 #if defined(CUSIM_TSAN)
   __tsan_acquire(&b->end_sync);
 #endif
@@ -899,6 +961,13 @@ void tsan_thread_leave(block *bb, unsigned t) {
   __tsan_switch_to_fiber(b->w->current->tsan_fiber, __tsan_switch_to_fiber_no_sync);
   __tsan_destroy_fiber(b->tsan_threads[t]);
   b->tsan_threads[t] = nullptr;
+  // The next thread must not run on this stack: TSan would take its frames, at the addresses the
+  // finished thread's had, for memory the two threads share without synchronisation (a false
+  // race, e.g. on the `expected` of an atomicCAS loop). So the loop goes on, on a fresh fiber,
+  // and this one is retired until the block ends.
+  rt::worker *w = b->w;
+  rt::switch_to(w, w->current, rt::new_fiber(w), true);
+  std::abort();
 #else
   (void)bb;
   (void)t;
@@ -1043,13 +1112,26 @@ unsigned live_lanes(unsigned mask) {
 unsigned activemask() {
   block_impl *b = static_cast<block_impl *>(cusim_tls.blk);
   if (b == nullptr) return 1u;
-  unsigned wi = cusim_tls.tid >> 5;
-  unsigned live = rt::lanes_in_warp(b, wi), self = cusim_tls.tid;
-  for (unsigned l = 0; l < 32; ++l) {
-    unsigned t = wi * 32 + l;
-    if (t != self && t < b->next && b->state[t] == rt::st_running) live &= ~(1u << l); // returned
-  }
-  return live;
+  // Where it was called from: __activemask() and coalesced_threads() are always inlined, so this is
+  // in the learner's code, and two branches that call it get different sites.
+  const void *site = __builtin_return_address(0);
+  unsigned t = cusim_tls.tid;
+  unsigned wi = t >> 5, lane = t & 31;
+  rt::warp_state &ws = b->warps[wi];
+  ws.am_waiting |= 1u << lane;
+  ws.am_site[lane] = site;
+  b->state[t] = rt::st_at_mask;
+  b->waiting++;
+#if defined(CUSIM_TSAN)
+  __tsan_release(&b->warp_sync[wi]);
+  __tsan_switch_to_fiber(b->w->current->tsan_fiber, __tsan_switch_to_fiber_no_sync);
+#endif
+  rt::wait(b, t); // see resolve_activemask
+#if defined(CUSIM_TSAN)
+  __tsan_switch_to_fiber(b->tsan_threads[t], __tsan_switch_to_fiber_no_sync);
+  __tsan_acquire(&b->warp_sync[wi]);
+#endif
+  return ws.am_out[lane];
 }
 
 uint64_t warp_op(int kind, unsigned mask, uint64_t value, unsigned src_lane, const char *what, const char *file, int line) {
