@@ -45,10 +45,16 @@ __global__ void block_sum(const int *in, int *out) {
 
 __global__ void barrier_votes(int *out) {
   int t = threadIdx.x;
-  out[0] = __syncthreads_count(t % 3 == 0);
-  out[1] = __syncthreads_and(t < 1000);
-  out[2] = __syncthreads_or(t == 77);
-  out[3] = __syncthreads_and(t != 5);
+  int count = __syncthreads_count(t % 3 == 0);
+  int all = __syncthreads_and(t < 1000);
+  int any = __syncthreads_or(t == 77);
+  int all2 = __syncthreads_and(t != 5);
+  if (t == 0) { // (every thread gets the same results; one writes them, so there is no race)
+    out[0] = count;
+    out[1] = all;
+    out[2] = any;
+    out[3] = all2;
+  }
 }
 
 __global__ void warp_functions(int *out, float *fout) {

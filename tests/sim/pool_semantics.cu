@@ -68,6 +68,7 @@ int main() {
          "a synchronize releases down to the release threshold",
          attribute(pool, cudaMemPoolAttrReservedMemCurrent));
 
+  cudaStreamDestroy(stream);
   printf(failures ? "FAIL\n" : "PASS\n");
   return failures ? 1 : 0;
 }

@@ -226,11 +226,20 @@ void launch(struct config cfg, const char *name, const char *file, int line, F k
   detail::launch_submit(k, ok);
 }
 
+/* A declaration with __align__(n) passes a site that returns its alignment: a typedef's
+ * alignment attribute is lost when the type is a template argument. */
+template <class T, class Site>
+inline std::size_t site_alignment(Site site) {
+  if constexpr (std::is_invocable_r_v<std::size_t, Site>)
+    return site() > alignof(T) ? site() : alignof(T);
+  else
+    return alignof(T);
+}
 /* A static __shared__ variable: one heap object per declaration site and worker, so that
    AddressSanitizer sees overflows; refilled with 0xFF bytes at each block start. */
 template <class T, class Site>
-inline T *shared_var(Site) {
-  static const unsigned id = detail::register_shared_site(sizeof(T), alignof(T));
+inline T *shared_var(Site site) {
+  static const unsigned id = detail::register_shared_site(sizeof(T), site_alignment<T>(site));
   const detail::thread_ctx &c = detail::cusim_tls_ref();
   if (id < c.shared_sites_n && c.shared_sites[id] != nullptr) return static_cast<T *>(c.shared_sites[id]);
   return static_cast<T *>(detail::shared_site_alloc(id));

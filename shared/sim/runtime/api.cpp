@@ -38,7 +38,12 @@ struct CUmemPoolHandle_st {
   // Freed by a cudaFreeAsync still in the queue: later allocations may reuse these at once
   // (every queued operation runs in issue order, so the reuse is stream-ordered, which is what
   // the stream-ordered allocator promises), but they cannot go back to the system yet.
-  std::multimap<size_t, void *> pending_blocks;
+  struct pending_block {
+    void *ptr;
+    uint64_t free_serial; // which cudaFreeAsync put it here (a block can be freed, reused, freed)
+  };
+  std::multimap<size_t, pending_block> pending_blocks;
+  uint64_t next_free_serial = 0;
   bool is_default = false;
 };
 
@@ -312,7 +317,7 @@ cudaError_t pool_alloc(void **ptr, size_t size, cudaMemPool_t p) {
 #endif
   } else if (pending != p->pending_blocks.end() && pending->first <= want * 2) {
     // Freed earlier in stream order: never poisoned, and its queued free now finds it gone.
-    block = pending->second;
+    block = pending->second.ptr;
     got = pending->first;
     p->pending_blocks.erase(pending);
   } else {
@@ -334,23 +339,25 @@ cudaError_t pool_alloc(void **ptr, size_t size, cudaMemPool_t p) {
 
 // At the cudaFreeAsync call: the block leaves the registry (later launches and copies that
 // name it are errors) and becomes reusable by later allocations at once.
-void pool_free_locked(void *ptr) {
+uint64_t pool_free_locked(void *ptr) {
   auto it = live.find((uintptr_t)ptr);
-  if (it == live.end() || it->second.kind != mem_kind::pool) return;
+  if (it == live.end() || it->second.kind != mem_kind::pool) return 0;
   cudaMemPool_t p = it->second.pool;
   size_t got = it->second.flags;
   remember_freed(it->first, it->second);
   live.erase(it);
   p->used -= got;
-  p->pending_blocks.emplace(got, ptr);
+  uint64_t serial = ++p->next_free_serial;
+  p->pending_blocks.emplace(got, CUmemPoolHandle_st::pending_block{ptr, serial});
+  return serial;
 }
 
 // When the queue reaches the cudaFreeAsync: unless a later allocation took the block back
 // already, it is now idle and may return to the system.
-void pool_free_completed_locked(cudaMemPool_t p, void *ptr, size_t got) {
+void pool_free_completed_locked(cudaMemPool_t p, void *ptr, size_t got, uint64_t serial) {
   auto range = p->pending_blocks.equal_range(got);
   for (auto it = range.first; it != range.second; ++it) {
-    if (it->second != ptr) continue;
+    if (it->second.ptr != ptr || it->second.free_serial != serial) continue;
     p->pending_blocks.erase(it);
     p->free_blocks.emplace(got, ptr);
 #if defined(CUSIM_ASAN)
@@ -831,8 +838,8 @@ static cudaError_t free_common(void *ptr, const char *api, bool want_host) {
     // cudaFree synchronizes first, so the block is idle at once.
     cudaMemPool_t pool = it->second.pool;
     size_t got = it->second.flags;
-    pool_free_locked(ptr);
-    pool_free_completed_locked(pool, ptr, got);
+    uint64_t serial = pool_free_locked(ptr);
+    pool_free_completed_locked(pool, ptr, got, serial);
     return cudaSuccess;
   }
   remember_freed(a, it->second);
@@ -1121,6 +1128,9 @@ cudaError_t cudaMemPoolCreate(cudaMemPool_t *memPool, const struct cudaMemPoolPr
     return set_error(cudaErrorInvalidValue);
   std::lock_guard<std::mutex> lock(mu);
   cudaMemPool_t p = new CUmemPoolHandle_st;
+#if defined(CUSIM_ASAN)
+  __lsan_ignore_object(p); // destroyed pools are kept so their live blocks can name them
+#endif
   pools.insert(p);
   *memPool = p;
   return cudaSuccess;
@@ -1206,11 +1216,11 @@ cudaError_t cudaFreeAsync(void *devPtr, cudaStream_t stream) {
   bool pooled = it->second.kind == mem_kind::pool;
   cudaMemPool_t pool = it->second.pool;
   size_t got = it->second.flags;
-  if (pooled) pool_free_locked(devPtr);
-  queue.push_back(queued{stream, [devPtr, pooled, pool, got] {
+  uint64_t serial = pooled ? pool_free_locked(devPtr) : 0;
+  queue.push_back(queued{stream, [devPtr, pooled, pool, got, serial] {
                            std::lock_guard<std::mutex> l2(mu);
                            if (pooled) {
-                             pool_free_completed_locked(pool, devPtr, got);
+                             pool_free_completed_locked(pool, devPtr, got, serial);
                            } else {
                              auto i2 = live.find((uintptr_t)devPtr);
                              if (i2 != live.end()) {
@@ -1230,6 +1240,9 @@ cudaError_t cudaStreamCreateWithPriority(cudaStream_t *pStream, unsigned int fla
   std::lock_guard<std::mutex> lock(mu);
   CUSIM_CHECK_STICKY();
   cudaStream_t s = new CUstream_st{flags, priority};
+#if defined(CUSIM_ASAN)
+  __lsan_ignore_object(s); // as on a GPU, an undestroyed stream goes away with the process
+#endif
   streams.insert(s);
   *pStream = s;
   return cudaSuccess;
@@ -1300,6 +1313,9 @@ cudaError_t cudaEventCreateWithFlags(cudaEvent_t *event, unsigned int flags) {
   std::lock_guard<std::mutex> lock(mu);
   CUSIM_CHECK_STICKY();
   cudaEvent_t e = new CUevent_st{flags, false, false, 0};
+#if defined(CUSIM_ASAN)
+  __lsan_ignore_object(e); // as on a GPU, an undestroyed event goes away with the process
+#endif
   events.insert(e);
   *event = e;
   return cudaSuccess;
