@@ -24,7 +24,7 @@ __device__ float square(float x) {
 /* A kernel: every thread of the launch runs this body once, with its own index. */
 __global__ void squares_kernel(float *out, int n) {
   int i = blockIdx.x * blockDim.x + threadIdx.x; /* which element is mine (lesson 02) */
-  if (i < n) {                                   /* the last block may run past the end (lesson 03) */
+  if (i < n) { /* the last block may run past the end (lesson 03) */
     // ---- task 2: a kernel returns nothing, it writes memory ------------------------------
     // TODO: store square(i) in out[i]. A kernel's return type is always void: whatever it
     //       computes is lost unless it writes it somewhere the host can copy back.

@@ -45,7 +45,8 @@ int main(int argc, char **argv) {
   wb_print_header(&program, &device, &args);
 
   float *got = malloc(bytes), *want = malloc(bytes);
-  if (!got || !want) wb_usage_error(&program, "cannot allocate %zu bytes of host memory", 2 * bytes);
+  if (!got || !want)
+    wb_usage_error(&program, "cannot allocate %zu bytes of host memory", 2 * bytes);
   squares_reference(want, n);
 
   /* Fill the device buffer with 0xFF bytes (NaN as floats), so elements nobody wrote show up. */

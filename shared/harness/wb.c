@@ -61,9 +61,12 @@ static int parse_count(const char *text, long long *value) {
   unsigned long long parsed = strtoull(text, &end, 10);
   if (errno || end == text) return 0;
   unsigned long long scale = 1;
-  if (*end == 'k' || *end == 'K') scale = 1000ULL, ++end;
-  else if (*end == 'M') scale = 1000000ULL, ++end;
-  else if (*end == 'G') scale = 1000000000ULL, ++end;
+  if (*end == 'k' || *end == 'K')
+    scale = 1000ULL, ++end;
+  else if (*end == 'M')
+    scale = 1000000ULL, ++end;
+  else if (*end == 'G')
+    scale = 1000000000ULL, ++end;
   if (*end != '\0') return 0;
   if (parsed > (unsigned long long)LLONG_MAX / scale) return 0;
   *value = (long long)(parsed * scale);
@@ -140,7 +143,8 @@ void wb_require_host_memory(const wb_program *program, double bytes) {
 /* SplitMix64's finalizer over seed and counter: every element is a pure function of (seed,
  * index), so any backend and any thread count produce the same data. */
 uint64_t wb_hash64(uint64_t seed, uint64_t counter) {
-  uint64_t z = seed * 0x9E3779B97F4A7C15ULL + counter * 0xD1B54A32D192ED03ULL + 0x632BE59BD9B4E019ULL;
+  uint64_t z =
+      seed * 0x9E3779B97F4A7C15ULL + counter * 0xD1B54A32D192ED03ULL + 0x632BE59BD9B4E019ULL;
   z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ULL;
   z = (z ^ (z >> 27)) * 0x94D049BB133111EBULL;
   return z ^ (z >> 31);
@@ -164,20 +168,22 @@ void wb_fill_f64(double *data, size_t n, uint64_t seed, double lo, double hi) {
 
 void wb_fill_i32(int *data, size_t n, uint64_t seed, int lo, int hi) {
   uint64_t span = (uint64_t)((int64_t)hi - (int64_t)lo) + 1;
-  for (size_t i = 0; i < n; ++i) data[i] = (int)((int64_t)lo + (int64_t)(wb_hash64(seed, i) % span));
+  for (size_t i = 0; i < n; ++i)
+    data[i] = (int)((int64_t)lo + (int64_t)(wb_hash64(seed, i) % span));
 }
 
 /* ---- Comparison ------------------------------------------------------------------------- */
 
 static int max_reported = 5;
 
-void wb_set_max_reported(int count) { max_reported = count < 0 ? 0 : count; }
+void wb_set_max_reported(int count) {
+  max_reported = count < 0 ? 0 : count;
+}
 
 static void report_summary(const char *what, size_t mismatches, size_t n) {
   if (mismatches > (size_t)max_reported)
     printf("  ... and %zu more\n", mismatches - (size_t)max_reported);
-  if (mismatches)
-    printf("  %s: %zu of %zu elements wrong\n", what, mismatches, n);
+  if (mismatches) printf("  %s: %zu of %zu elements wrong\n", what, mismatches, n);
 }
 
 static int float_matches(double got, double want, double atol, double rtol) {

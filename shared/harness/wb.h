@@ -49,22 +49,22 @@ void wb_cuda_check(cudaError_t status, const char *what, const char *file, int l
 /* ---- Command line ------------------------------------------------------------------------ */
 
 typedef struct {
-  long long n;        /* problem size (--n) */
-  uint64_t seed;      /* data seed (--seed) */
-  int repeat;         /* timed repetitions, the median is reported (--repeat) */
-  int quiet;          /* print only mismatches and the verdict (--quiet) */
-  int cpu_threads;    /* --threads for lessons about the CPU; 0 = all */
+  long long n;     /* problem size (--n) */
+  uint64_t seed;   /* data seed (--seed) */
+  int repeat;      /* timed repetitions, the median is reported (--repeat) */
+  int quiet;       /* print only mismatches and the verdict (--quiet) */
+  int cpu_threads; /* --threads for lessons about the CPU; 0 = all */
 } wb_args;
 
 typedef struct {
-  const char *program;     /* e.g. "04-doubling-large-arrays" */
-  const char *summary;     /* one line: what the program does */
-  long long default_n;     /* GPU-sized default */
-  long long min_n;         /* smallest valid n (usually 1) */
-  long long max_n;         /* largest valid n */
-  const char *n_meaning;   /* e.g. "number of doubles" */
-  int default_repeat;      /* 0 means 5 */
-  int accepts_threads;     /* lesson accepts --threads */
+  const char *program;   /* e.g. "04-doubling-large-arrays" */
+  const char *summary;   /* one line: what the program does */
+  long long default_n;   /* GPU-sized default */
+  long long min_n;       /* smallest valid n (usually 1) */
+  long long max_n;       /* largest valid n */
+  const char *n_meaning; /* e.g. "number of doubles" */
+  int default_repeat;    /* 0 means 5 */
+  int accepts_threads;   /* lesson accepts --threads */
 } wb_program;
 
 /* Parse the uniform flags. Bad input prints one line and the usage to stderr and exits 2;
@@ -93,8 +93,8 @@ void wb_fill_i32(int *data, size_t n, uint64_t seed, int lo, int hi); /* inclusi
 /* Element i matches when |got - want| <= atol + rtol * |want|; NaN never matches (unless both are
  * NaN and allow_nan is set). Prints the first few mismatches as "  index: got X, want Y" and a
  * summary line; returns the number of mismatches. `what` names the array in the messages. */
-size_t wb_compare_f32(const char *what, const float *got, const float *want, size_t n,
-                      double atol, double rtol);
+size_t wb_compare_f32(const char *what, const float *got, const float *want, size_t n, double atol,
+                      double rtol);
 size_t wb_compare_f64(const char *what, const double *got, const double *want, size_t n,
                       double atol, double rtol);
 size_t wb_compare_i32(const char *what, const int *got, const int *want, size_t n);
@@ -121,10 +121,10 @@ double wb_median(double *values, int count); /* sorts values in place */
 
 typedef struct {
   char name[256];
-  int is_simulator;    /* the CPU simulator, not a GPU */
-  int major, minor;    /* compute capability */
+  int is_simulator; /* the CPU simulator, not a GPU */
+  int major, minor; /* compute capability */
   int multiprocessors;
-  double peak_gbps;    /* theoretical peak memory bandwidth, GB/s (0 when unknown) */
+  double peak_gbps; /* theoretical peak memory bandwidth, GB/s (0 when unknown) */
   size_t global_bytes;
   int driver_version, runtime_version;
 } wb_device;

@@ -21,7 +21,7 @@ __device__ float square(float x) {
 /* A kernel: every thread of the launch runs this body once, with its own index. */
 __global__ void squares_kernel(float *out, int n) {
   int i = blockIdx.x * blockDim.x + threadIdx.x; /* which element is mine (lesson 02) */
-  if (i < n) {                                   /* the last block may run past the end (lesson 03) */
+  if (i < n) { /* the last block may run past the end (lesson 03) */
     // ---- task 2: a kernel returns nothing, it writes memory ------------------------------
     out[i] = square((float)i);
     // ---- end of task 2 -------------------------------------------------------------------

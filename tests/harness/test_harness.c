@@ -21,7 +21,8 @@ static void test_generator(void) {
   EXPECT(wb_hash64(1, 0) == wb_hash64(1, 0));
   EXPECT(wb_hash64(1, 0) != wb_hash64(1, 1));
   EXPECT(wb_hash64(1, 0) != wb_hash64(2, 0));
-  EXPECT(wb_hash64(1, 0) == 0x5cc60547776902baULL); /* pinned: changing it changes every lesson's data */
+  EXPECT(wb_hash64(1, 0) ==
+         0x5cc60547776902baULL); /* pinned: changing it changes every lesson's data */
   double sum = 0.0;
   float lo = 1.0f, hi = 0.0f;
   for (int i = 0; i < 100000; ++i) {

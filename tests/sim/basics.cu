@@ -1,20 +1,20 @@
 // Correct programs must give a GPU's results: launches, built-ins, shared memory, barriers, warp
 // functions, atomics, symbols, streams, events, pools. Prints each failed check; exit 1 if any.
+#include <cooperative_groups.h>
+#include <cstdint>
 #include <cstdio>
 #include <cstring>
-#include <cstdint>
 #include <cuda_runtime.h>
-#include <cooperative_groups.h>
 
 extern "C" int capi_checks(void);
 
 static int failures = 0;
-#define CHECK(cond)                                                  \
-  do {                                                               \
-    if (!(cond)) {                                                   \
-      std::printf("FAILED: %s (line %d)\n", #cond, __LINE__);        \
-      failures++;                                                    \
-    }                                                                \
+#define CHECK(cond)                                                                                \
+  do {                                                                                             \
+    if (!(cond)) {                                                                                 \
+      std::printf("FAILED: %s (line %d)\n", #cond, __LINE__);                                      \
+      failures++;                                                                                  \
+    }                                                                                              \
   } while (0)
 
 __constant__ float coefficients[4];
@@ -101,15 +101,16 @@ __global__ void atomics(int *i, unsigned *u, unsigned long long *ull, float *f, 
   atomicAdd(&device_counter, 1);
 }
 
-__global__ void use_constant(float *out) { out[threadIdx.x] = coefficients[threadIdx.x % 4]; }
+__global__ void use_constant(float *out) {
+  out[threadIdx.x] = coefficients[threadIdx.x % 4];
+}
 
 __global__ void shared_starts_as_nan(float *out) {
   __shared__ float never_written[4];
   out[threadIdx.x] = never_written[threadIdx.x];
 }
 
-template <typename T, int Scale>
-__global__ void scale(T *x, int n) {
+template <typename T, int Scale> __global__ void scale(T *x, int n) {
   int i = blockIdx.x * blockDim.x + threadIdx.x;
   if (i < n) x[i] *= Scale;
 }
@@ -130,7 +131,9 @@ __global__ void masks_in_branches(unsigned *mask, int *from_leader) {
   }
 }
 
-static void CUDART_CB host_callback(void *data) { *(int *)data = 7; }
+static void CUDART_CB host_callback(void *data) {
+  *(int *)data = 7;
+}
 
 int main() {
   failures += capi_checks();
@@ -196,8 +199,8 @@ int main() {
       ok = ok && o[5] == ((lane % 8) + 1 < 8 ? t + 1 : t) && o[6] == (t ^ 1);
       ok = ok && o[7] == (int)((base + 31 + 0.5) * 2) && fout[t] == 496.0f;
       if (!ok) {
-        std::printf("warp functions: thread %d: %x %d %d %d %d %d %d %d %g\n", t, o[0], o[1], o[2], o[3], o[4], o[5],
-                    o[6], o[7], fout[t]);
+        std::printf("warp functions: thread %d: %x %d %d %d %d %d %d %d %g\n", t, o[0], o[1], o[2],
+                    o[3], o[4], o[5], o[6], o[7], fout[t]);
         break;
       }
     }
@@ -219,8 +222,13 @@ int main() {
     cudaMallocManaged(&d, sizeof(double));
     int init[7] = {0, 0, -1, 0, 0, 0, 0xff};
     std::memcpy(i, init, sizeof init);
-    u[0] = 0; u[1] = 0; u[2] = 0; u[3] = 0;
-    *ull = 0; *f = 0; *d = 0;
+    u[0] = 0;
+    u[1] = 0;
+    u[2] = 0;
+    u[3] = 0;
+    *ull = 0;
+    *f = 0;
+    *d = 0;
     int zero = 0;
     CHECK(cudaMemcpyToSymbol(device_counter, &zero, sizeof zero) == cudaSuccess);
     atomics<<<64, 128>>>(i, u, ull, f, d);
@@ -242,7 +250,11 @@ int main() {
     int counted = 0;
     CHECK(cudaMemcpyFromSymbol(&counted, device_counter, sizeof counted) == cudaSuccess);
     CHECK(counted == n);
-    cudaFree(i); cudaFree(u); cudaFree(ull); cudaFree(f); cudaFree(d);
+    cudaFree(i);
+    cudaFree(u);
+    cudaFree(ull);
+    cudaFree(f);
+    cudaFree(d);
   }
   // __constant__ memory; uninitialized shared memory reads as NaN.
   {
@@ -308,9 +320,12 @@ int main() {
     float h[4][5], back[4][5];
     for (int r = 0; r < 4; ++r)
       for (int c = 0; c < 5; ++c) h[r][c] = (float)(r * 10 + c);
-    CHECK(cudaMallocPitch(&dv, &pitch, 5 * sizeof(float), 4) == cudaSuccess && pitch >= 5 * sizeof(float));
-    CHECK(cudaMemcpy2D(dv, pitch, h, 5 * sizeof(float), 5 * sizeof(float), 4, cudaMemcpyHostToDevice) == cudaSuccess);
-    CHECK(cudaMemcpy2D(back, 5 * sizeof(float), dv, pitch, 5 * sizeof(float), 4, cudaMemcpyDeviceToHost) == cudaSuccess);
+    CHECK(cudaMallocPitch(&dv, &pitch, 5 * sizeof(float), 4) == cudaSuccess &&
+          pitch >= 5 * sizeof(float));
+    CHECK(cudaMemcpy2D(dv, pitch, h, 5 * sizeof(float), 5 * sizeof(float), 4,
+                       cudaMemcpyHostToDevice) == cudaSuccess);
+    CHECK(cudaMemcpy2D(back, 5 * sizeof(float), dv, pitch, 5 * sizeof(float), 4,
+                       cudaMemcpyDeviceToHost) == cudaSuccess);
     CHECK(std::memcmp(h, back, sizeof h) == 0);
     cudaFree(dv);
   }
@@ -319,7 +334,8 @@ int main() {
     cudaMemPool_t pool;
     CHECK(cudaDeviceGetDefaultMemPool(&pool, 0) == cudaSuccess);
     uint64_t threshold = UINT64_MAX;
-    CHECK(cudaMemPoolSetAttribute(pool, cudaMemPoolAttrReleaseThreshold, &threshold) == cudaSuccess);
+    CHECK(cudaMemPoolSetAttribute(pool, cudaMemPoolAttrReleaseThreshold, &threshold) ==
+          cudaSuccess);
     void *a = nullptr, *b = nullptr;
     CHECK(cudaMallocAsync(&a, 1 << 20, 0) == cudaSuccess);
     uint64_t used = 0, reserved = 0;
@@ -343,10 +359,14 @@ int main() {
   // Occupancy and function attributes.
   {
     int min_grid = 0, block = 0, per_sm = 0;
-    CHECK(cudaOccupancyMaxPotentialBlockSize(&min_grid, &block, scale<float, 4>) == cudaSuccess && block > 0 && min_grid > 0);
-    CHECK(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per_sm, scale<float, 4>, 256, 0) == cudaSuccess && per_sm == 8);
+    CHECK(cudaOccupancyMaxPotentialBlockSize(&min_grid, &block, scale<float, 4>) == cudaSuccess &&
+          block > 0 && min_grid > 0);
+    CHECK(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per_sm, scale<float, 4>, 256, 0) ==
+              cudaSuccess &&
+          per_sm == 8);
     cudaFuncAttributes attr;
-    CHECK(cudaFuncGetAttributes(&attr, scale<float, 4>) == cudaSuccess && attr.maxThreadsPerBlock == 1024);
+    CHECK(cudaFuncGetAttributes(&attr, scale<float, 4>) == cudaSuccess &&
+          attr.maxThreadsPerBlock == 1024);
   }
   CHECK(cudaGetLastError() == cudaSuccess);
   std::printf("%s\n", failures ? "FAIL" : "PASS");
@@ -361,11 +381,14 @@ int main() {
     CHECK(cudaDeviceSynchronize() == cudaSuccess);
     bool ok = true;
     for (int i = 0; i < 48; ++i) {
-      unsigned want = i % 2 ? (i < 32 ? 0xaaaaaaaau : 0x0000aaaau) : i % 4 == 0 ? (i < 32 ? 0x11111111u : 0x00001111u) : 0u;
+      unsigned want = i % 2        ? (i < 32 ? 0xaaaaaaaau : 0x0000aaaau)
+                      : i % 4 == 0 ? (i < 32 ? 0x11111111u : 0x00001111u)
+                                   : 0u;
       int leader = i % 2 ? (i < 32 ? 10 : 330) : i % 4 == 0 ? -1 : 0;
       if (mask[i] != want || from_leader[i] != leader) {
-        std::printf("masks_in_branches: thread %d: mask 0x%08x (want 0x%08x), leader value %d (want %d)\n", i, mask[i],
-                    want, from_leader[i], leader);
+        std::printf(
+            "masks_in_branches: thread %d: mask 0x%08x (want 0x%08x), leader value %d (want %d)\n",
+            i, mask[i], want, from_leader[i], leader);
         ok = false;
       }
     }

@@ -1,10 +1,10 @@
 // Each case makes one mistake a learner makes; the simulator must name it. The CTest entries in
 // CMakeLists.txt run one case each and match the message. Usage: diagnostics CASE
 #undef NDEBUG // the device_assert case needs assert, also in Release builds
+#include <cassert>
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
-#include <cassert>
 #include <cuda_runtime.h>
 
 static void show(const char *call, cudaError_t e) {

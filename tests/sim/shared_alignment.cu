@@ -1,10 +1,13 @@
 // __shared__ __align__(n) declarations get their alignment on the simulator too.
-#include <cstdio>
 #include <cstdint>
+#include <cstdio>
 __global__ void k(int *out) {
   __shared__ __align__(16) unsigned char bytes[5];
   __shared__ __align__(64) float wide[3];
-  if (threadIdx.x == 0) { out[0] = (int)((uintptr_t)bytes % 16); out[1] = (int)((uintptr_t)wide % 64); }
+  if (threadIdx.x == 0) {
+    out[0] = (int)((uintptr_t)bytes % 16);
+    out[1] = (int)((uintptr_t)wide % 64);
+  }
 }
 int main() {
   int *d, h[2];

@@ -13,5 +13,6 @@ namespace dev {
 [[noreturn]] void assert_check(const char *expr, const char *file, int line, const char *function);
 }
 } // namespace cusim
-#define assert(e) ((e) ? (void)0 : ::cusim::dev::assert_check(#e, __FILE__, __LINE__, __PRETTY_FUNCTION__))
+#define assert(e)                                                                                  \
+  ((e) ? (void)0 : ::cusim::dev::assert_check(#e, __FILE__, __LINE__, __PRETTY_FUNCTION__))
 #endif

@@ -67,13 +67,25 @@ namespace cusim {
 namespace detail {
 #if defined(CUSIM_TSAN)
 /* A copy read without TSan instrumentation (see the built-in variables below). */
-__attribute__((no_sanitize("thread"), noinline)) inline thread_ctx cusim_tls_ref() { return ::cusim_tls; }
-__attribute__((no_sanitize("thread"), noinline)) inline uint3 tls_thread_idx() { return ::cusim_tls.thread_idx; }
-__attribute__((no_sanitize("thread"), noinline)) inline uint3 tls_block_idx() { return ::cusim_tls.block_idx; }
-__attribute__((no_sanitize("thread"), noinline)) inline uint3 tls_block_dim() { return ::cusim_tls.block_dim; }
-__attribute__((no_sanitize("thread"), noinline)) inline uint3 tls_grid_dim() { return ::cusim_tls.grid_dim; }
+__attribute__((no_sanitize("thread"), noinline)) inline thread_ctx cusim_tls_ref() {
+  return ::cusim_tls;
+}
+__attribute__((no_sanitize("thread"), noinline)) inline uint3 tls_thread_idx() {
+  return ::cusim_tls.thread_idx;
+}
+__attribute__((no_sanitize("thread"), noinline)) inline uint3 tls_block_idx() {
+  return ::cusim_tls.block_idx;
+}
+__attribute__((no_sanitize("thread"), noinline)) inline uint3 tls_block_dim() {
+  return ::cusim_tls.block_dim;
+}
+__attribute__((no_sanitize("thread"), noinline)) inline uint3 tls_grid_dim() {
+  return ::cusim_tls.grid_dim;
+}
 #else
-inline thread_ctx &cusim_tls_ref() { return ::cusim_tls; }
+inline thread_ctx &cusim_tls_ref() {
+  return ::cusim_tls;
+}
 #endif
 
 /* The part of a block's state that block_loop reads; the runtime keeps the rest. */
@@ -85,9 +97,10 @@ struct block {
   unsigned dim_x, dim_y; /* block dimensions, to turn a linear index into threadIdx */
   unsigned one_d;        /* blockDim.y == blockDim.z == 1 */
   uint3 next_idx;        /* threadIdx of thread `next` (blocks that are not 1-D) */
-  unsigned waiting;      /* threads parked at a barrier or ready to resume (the rest of those started have
-                            returned, but one: the thread running now); kept by the slow paths only */
-  void *item;            /* the launch (kernel_item<...>) */
+  unsigned
+      waiting; /* threads parked at a barrier or ready to resume (the rest of those started have
+                  returned, but one: the thread running now); kept by the slow paths only */
+  void *item;  /* the launch (kernel_item<...>) */
   void (*loop)(block *);
 };
 
@@ -104,8 +117,8 @@ struct kernel_base {
 };
 
 /* Runtime entry points (libcusim). */
-[[noreturn]] void run_ready(block *b);      /* the current thread returned; resume a parked one */
-void block_end(block *b);                   /* all threads started, none ready: next block or leave */
+[[noreturn]] void run_ready(block *b); /* the current thread returned; resume a parked one */
+void block_end(block *b);              /* all threads started, none ready: next block or leave */
 void tsan_thread_enter(block *b, unsigned t);
 void tsan_thread_leave(block *b, unsigned t);
 int launch_begin(const dim3 &grid, const dim3 &block_dim, size_t shared, cudaStream_t stream,
@@ -124,8 +137,7 @@ void register_symbol(const void *addr, size_t size);
 
 /* The per-block thread loop: runs on a fiber. Its state lives in the block (a parked fiber may
    hold this frame), so any fiber can carry on from where another stopped. */
-template <class Item>
-[[noreturn]] CUSIM_FLATTEN void block_loop(block *b) {
+template <class Item> [[noreturn]] CUSIM_FLATTEN void block_loop(block *b) {
   Item *item = static_cast<Item *>(b->item);
   const unsigned n = b->nthreads, one_d = b->one_d; /* fixed for the launch */
   for (;;) {
@@ -139,7 +151,7 @@ template <class Item>
     thread_ctx &c = ::cusim_tls;
     if (one_d) {
       c.thread_idx.x = t; /* y and z are 0 for the whole block */
-    } else { /* threads start in order: step the index instead of dividing */
+    } else {              /* threads start in order: step the index instead of dividing */
       uint3 i = b->next_idx;
       c.thread_idx = i;
       if (++i.x == b->dim_x) {
@@ -162,8 +174,7 @@ template <class Item>
   }
 }
 
-template <class F, class Tuple>
-struct kernel_item final : kernel_base {
+template <class F, class Tuple> struct kernel_item final : kernel_base {
   F fn;
   Tuple args;
   template <class... A>
@@ -179,7 +190,11 @@ inline bool check_arg(const T &value, int index, const char *name, const char *f
       if (value != nullptr) return check_pointer_arg((const void *)value, index, name, file, line);
     }
   }
-  (void)value; (void)index; (void)name; (void)file; (void)line;
+  (void)value;
+  (void)index;
+  (void)name;
+  (void)file;
+  (void)line;
   return true;
 }
 
@@ -203,13 +218,14 @@ inline struct config config(dim3 grid, dim3 block, size_t shared = 0, cudaStream
 
 /* Stands for a literal 0 or NULL argument: converts to any pointer or arithmetic parameter. */
 struct null_arg {
-  template <class T>
-  operator T() const { return T(); }
+  template <class T> operator T() const { return T(); }
 };
 
 template <class F, class... A>
-void launch(struct config cfg, const char *name, const char *file, int line, F kernel_call, A &&...args) {
-  if (detail::launch_begin(cfg.grid, cfg.block, cfg.shared, cfg.stream, name, file, line) != 0) return;
+void launch(struct config cfg, const char *name, const char *file, int line, F kernel_call,
+            A &&...args) {
+  if (detail::launch_begin(cfg.grid, cfg.block, cfg.shared, cfg.stream, name, file, line) != 0)
+    return;
   bool ok = true;
   int index = 0;
   ((ok = detail::check_arg(args, ++index, name, file, line) && ok), ...);
@@ -228,8 +244,7 @@ void launch(struct config cfg, const char *name, const char *file, int line, F k
 
 /* A declaration with __align__(n) passes a site that returns its alignment: a typedef's
  * alignment attribute is lost when the type is a template argument. */
-template <class T, class Site>
-inline std::size_t site_alignment(Site site) {
+template <class T, class Site> inline std::size_t site_alignment(Site site) {
   if constexpr (std::is_invocable_r_v<std::size_t, Site>)
     return site() > alignof(T) ? site() : alignof(T);
   else
@@ -237,40 +252,44 @@ inline std::size_t site_alignment(Site site) {
 }
 /* A static __shared__ variable: one heap object per declaration site and worker, so that
    AddressSanitizer sees overflows; refilled with 0xFF bytes at each block start. */
-template <class T, class Site>
-inline T *shared_var(Site site) {
+template <class T, class Site> inline T *shared_var(Site site) {
   static const unsigned id = detail::register_shared_site(sizeof(T), site_alignment<T>(site));
   const detail::thread_ctx &c = detail::cusim_tls_ref();
-  if (id < c.shared_sites_n && c.shared_sites[id] != nullptr) return static_cast<T *>(c.shared_sites[id]);
+  if (id < c.shared_sites_n && c.shared_sites[id] != nullptr)
+    return static_cast<T *>(c.shared_sites[id]);
   return static_cast<T *>(detail::shared_site_alloc(id));
 }
-inline void *shared_dynamic() { return detail::cusim_tls_ref().shared_dynamic; }
+inline void *shared_dynamic() {
+  return detail::cusim_tls_ref().shared_dynamic;
+}
 
 /* Device-side runtime (libcusim). */
 namespace dev {
 enum warp_op_kind { op_sync = 1, op_shfl, op_ballot, op_match_any, op_match_all };
 int syncthreads(int kind, int predicate, const char *file, int line);
 void sync_block(const char *file, int line); /* __syncthreads() */
-uint64_t warp_op(int kind, unsigned mask, uint64_t value, unsigned src_lane, const char *what, const char *file, int line);
+uint64_t warp_op(int kind, unsigned mask, uint64_t value, unsigned src_lane, const char *what,
+                 const char *file, int line);
 unsigned activemask();
 [[noreturn]] void assert_fail(const char *expr, const char *file, int line, const char *function);
 [[noreturn]] void trap(const char *file, int line);
 long long clock64();
 
-template <class T>
-inline uint64_t to_bits(T v) {
-  static_assert(sizeof(T) <= 8 && std::is_trivially_copyable_v<T>, "warp shuffles move values of at most 8 bytes");
+template <class T> inline uint64_t to_bits(T v) {
+  static_assert(sizeof(T) <= 8 && std::is_trivially_copyable_v<T>,
+                "warp shuffles move values of at most 8 bytes");
   uint64_t bits = 0;
   std::memcpy(&bits, &v, sizeof(T));
   return bits;
 }
-template <class T>
-inline T from_bits(uint64_t bits) {
+template <class T> inline T from_bits(uint64_t bits) {
   T v;
   std::memcpy(&v, &bits, sizeof(T));
   return v;
 }
-inline unsigned lane_id() { return detail::cusim_tls_ref().tid & 31u; }
+inline unsigned lane_id() {
+  return detail::cusim_tls_ref().tid & 31u;
+}
 
 template <class T>
 inline T shfl(const char *file, int line, unsigned mask, T var, int src_lane, int width = 32) {
@@ -288,7 +307,8 @@ inline T shfl_up(const char *file, int line, unsigned mask, T var, unsigned delt
   return from_bits<T>(warp_op(op_shfl, mask, to_bits(var), src, "__shfl_up_sync", file, line));
 }
 template <class T>
-inline T shfl_down(const char *file, int line, unsigned mask, T var, unsigned delta, int width = 32) {
+inline T shfl_down(const char *file, int line, unsigned mask, T var, unsigned delta,
+                   int width = 32) {
   unsigned lane = lane_id();
   unsigned w = (unsigned)width;
   unsigned src = (lane & (w - 1)) + delta < w ? lane + delta : lane;
@@ -302,13 +322,13 @@ inline T shfl_xor(const char *file, int line, unsigned mask, T var, int lane_mas
   if (src / w != lane / w || src > 31) src = lane;
   return from_bits<T>(warp_op(op_shfl, mask, to_bits(var), src, "__shfl_xor_sync", file, line));
 }
-template <class T>
-inline unsigned match_any(const char *file, int line, unsigned mask, T value) {
+template <class T> inline unsigned match_any(const char *file, int line, unsigned mask, T value) {
   return (unsigned)warp_op(op_match_any, mask, to_bits(value), 0, "__match_any_sync", file, line);
 }
 template <class T>
 inline unsigned match_all(const char *file, int line, unsigned mask, T value, int *pred) {
-  unsigned r = (unsigned)warp_op(op_match_all, mask, to_bits(value), 0, "__match_all_sync", file, line);
+  unsigned r =
+      (unsigned)warp_op(op_match_all, mask, to_bits(value), 0, "__match_all_sync", file, line);
   if (pred) *pred = r != 0;
   return r;
 }
@@ -336,10 +356,14 @@ static constexpr int warpSize = 32;
 #define __syncthreads_count(p) (::cusim::dev::syncthreads(1, (p) ? 1 : 0, __FILE__, __LINE__))
 #define __syncthreads_and(p) (::cusim::dev::syncthreads(2, (p) ? 1 : 0, __FILE__, __LINE__))
 #define __syncthreads_or(p) (::cusim::dev::syncthreads(3, (p) ? 1 : 0, __FILE__, __LINE__))
-#define __syncwarp(...) ((void)::cusim::dev::warp_op(::cusim::dev::op_sync, ::cusim::dev::syncwarp_mask(__VA_ARGS__), 0, 0, "__syncwarp", __FILE__, __LINE__))
+#define __syncwarp(...)                                                                            \
+  ((void)::cusim::dev::warp_op(::cusim::dev::op_sync, ::cusim::dev::syncwarp_mask(__VA_ARGS__), 0, \
+                               0, "__syncwarp", __FILE__, __LINE__))
 namespace cusim {
 namespace dev {
-inline unsigned syncwarp_mask(unsigned mask = 0xffffffffu) { return mask; }
+inline unsigned syncwarp_mask(unsigned mask = 0xffffffffu) {
+  return mask;
+}
 } // namespace dev
 } // namespace cusim
 
@@ -348,181 +372,252 @@ inline unsigned syncwarp_mask(unsigned mask = 0xffffffffu) { return mask; }
 #define __shfl_up_sync(...) (::cusim::dev::shfl_up(__FILE__, __LINE__, __VA_ARGS__))
 #define __shfl_down_sync(...) (::cusim::dev::shfl_down(__FILE__, __LINE__, __VA_ARGS__))
 #define __shfl_xor_sync(...) (::cusim::dev::shfl_xor(__FILE__, __LINE__, __VA_ARGS__))
-#define __ballot_sync(mask, p) ((unsigned)::cusim::dev::warp_op(::cusim::dev::op_ballot, (mask), (p) ? 1 : 0, 0, "__ballot_sync", __FILE__, __LINE__))
+#define __ballot_sync(mask, p)                                                                     \
+  ((unsigned)::cusim::dev::warp_op(::cusim::dev::op_ballot, (mask), (p) ? 1 : 0, 0,                \
+                                   "__ballot_sync", __FILE__, __LINE__))
 #define __any_sync(mask, p) (__ballot_sync((mask), (p)) != 0u ? 1 : 0)
-#define __all_sync(mask, p) (::cusim::dev::all_of(::cusim::dev::warp_op(::cusim::dev::op_ballot, (mask), (p) ? 1 : 0, 0, "__all_sync", __FILE__, __LINE__), (mask)))
+#define __all_sync(mask, p)                                                                        \
+  (::cusim::dev::all_of(::cusim::dev::warp_op(::cusim::dev::op_ballot, (mask), (p) ? 1 : 0, 0,     \
+                                              "__all_sync", __FILE__, __LINE__),                   \
+                        (mask)))
 #define __uni_sync(mask, p) __all_sync(mask, p)
 #define __match_any_sync(mask, v) (::cusim::dev::match_any(__FILE__, __LINE__, (mask), (v)))
-#define __match_all_sync(mask, v, pred) (::cusim::dev::match_all(__FILE__, __LINE__, (mask), (v), (pred)))
+#define __match_all_sync(mask, v, pred)                                                            \
+  (::cusim::dev::match_all(__FILE__, __LINE__, (mask), (v), (pred)))
 namespace cusim {
 namespace dev {
-/* The ballot's bits are those of the lanes that took part; all_of compares with the mask's live lanes. */
+/* The ballot's bits are those of the lanes that took part; all_of compares with the mask's live
+ * lanes. */
 unsigned live_lanes(unsigned mask);
-inline int all_of(uint64_t ballot, unsigned mask) { return (unsigned)ballot == live_lanes(mask) ? 1 : 0; }
+inline int all_of(uint64_t ballot, unsigned mask) {
+  return (unsigned)ballot == live_lanes(mask) ? 1 : 0;
+}
 } // namespace dev
 } // namespace cusim
 /* A rendezvous on the simulator: the lanes of the warp that called it from the same place (see
-   resolve_activemask in scheduler.cpp). Always inlined, so the runtime can tell the places apart. */
-__attribute__((always_inline)) inline unsigned __activemask() { return ::cusim::dev::activemask(); }
-inline unsigned __lanemask_lt() { return (1u << ::cusim::dev::lane_id()) - 1u; }
+   resolve_activemask in scheduler.cpp). Always inlined, so the runtime can tell the places apart.
+ */
+__attribute__((always_inline)) inline unsigned __activemask() {
+  return ::cusim::dev::activemask();
+}
+inline unsigned __lanemask_lt() {
+  return (1u << ::cusim::dev::lane_id()) - 1u;
+}
 
 /* Memory fences: blocks run on several host threads, so these are real fences. */
-inline void __threadfence() { __atomic_thread_fence(__ATOMIC_SEQ_CST); }
-inline void __threadfence_block() { __atomic_thread_fence(__ATOMIC_SEQ_CST); }
-inline void __threadfence_system() { __atomic_thread_fence(__ATOMIC_SEQ_CST); }
+inline void __threadfence() {
+  __atomic_thread_fence(__ATOMIC_SEQ_CST);
+}
+inline void __threadfence_block() {
+  __atomic_thread_fence(__ATOMIC_SEQ_CST);
+}
+inline void __threadfence_system() {
+  __atomic_thread_fence(__ATOMIC_SEQ_CST);
+}
 
 /* Misc device functions. */
-inline long long clock64() { return ::cusim::dev::clock64(); }
+inline long long clock64() {
+  return ::cusim::dev::clock64();
+}
 inline void __nanosleep(unsigned) {}
 #define __trap() (::cusim::dev::trap(__FILE__, __LINE__))
 inline void __brkpt() {}
-template <class T>
-inline T __ldg(const T *p) { return *p; }
-template <class T>
-inline T __ldcg(const T *p) { return *p; }
-template <class T>
-inline T __ldca(const T *p) { return *p; }
-template <class T>
-inline T __ldcs(const T *p) { return *p; }
-template <class T>
-inline T __ldlu(const T *p) { return *p; }
-template <class T>
-inline T __ldcv(const T *p) { return *p; }
-template <class T>
-inline void __stcg(T *p, T v) { *p = v; }
-template <class T>
-inline void __stcs(T *p, T v) { *p = v; }
-template <class T>
-inline void __stwb(T *p, T v) { *p = v; }
-template <class T>
-inline void __stwt(T *p, T v) { *p = v; }
+template <class T> inline T __ldg(const T *p) {
+  return *p;
+}
+template <class T> inline T __ldcg(const T *p) {
+  return *p;
+}
+template <class T> inline T __ldca(const T *p) {
+  return *p;
+}
+template <class T> inline T __ldcs(const T *p) {
+  return *p;
+}
+template <class T> inline T __ldlu(const T *p) {
+  return *p;
+}
+template <class T> inline T __ldcv(const T *p) {
+  return *p;
+}
+template <class T> inline void __stcg(T *p, T v) {
+  *p = v;
+}
+template <class T> inline void __stcs(T *p, T v) {
+  *p = v;
+}
+template <class T> inline void __stwb(T *p, T v) {
+  *p = v;
+}
+template <class T> inline void __stwt(T *p, T v) {
+  *p = v;
+}
 
 /* Atomics: blocks run on several host threads at once, so these are real atomic operations. */
-#define CUSIM_ATOMIC_INT(T)                                                                              \
-  inline T atomicAdd(T *a, T v) { return __atomic_fetch_add(a, v, __ATOMIC_SEQ_CST); }                   \
-  inline T atomicSub(T *a, T v) { return __atomic_fetch_sub(a, v, __ATOMIC_SEQ_CST); }                   \
-  inline T atomicExch(T *a, T v) { return __atomic_exchange_n(a, v, __ATOMIC_SEQ_CST); }                 \
-  inline T atomicAnd(T *a, T v) { return __atomic_fetch_and(a, v, __ATOMIC_SEQ_CST); }                   \
-  inline T atomicOr(T *a, T v) { return __atomic_fetch_or(a, v, __ATOMIC_SEQ_CST); }                     \
-  inline T atomicXor(T *a, T v) { return __atomic_fetch_xor(a, v, __ATOMIC_SEQ_CST); }                   \
-  inline T atomicCAS(T *a, T expected, T desired) {                                                      \
-    __atomic_compare_exchange_n(a, &expected, desired, false, __ATOMIC_SEQ_CST, __ATOMIC_SEQ_CST);       \
-    return expected;                                                                                     \
-  }                                                                                                      \
-  inline T atomicMin(T *a, T v) {                                                                        \
-    T old = __atomic_load_n(a, __ATOMIC_RELAXED);                                                        \
-    while (v < old && !__atomic_compare_exchange_n(a, &old, v, true, __ATOMIC_SEQ_CST, __ATOMIC_RELAXED)) \
-      ;                                                                                                  \
-    return old;                                                                                          \
-  }                                                                                                      \
-  inline T atomicMax(T *a, T v) {                                                                        \
-    T old = __atomic_load_n(a, __ATOMIC_RELAXED);                                                        \
-    while (v > old && !__atomic_compare_exchange_n(a, &old, v, true, __ATOMIC_SEQ_CST, __ATOMIC_RELAXED)) \
-      ;                                                                                                  \
-    return old;                                                                                          \
+#define CUSIM_ATOMIC_INT(T)                                                                        \
+  inline T atomicAdd(T *a, T v) {                                                                  \
+    return __atomic_fetch_add(a, v, __ATOMIC_SEQ_CST);                                             \
+  }                                                                                                \
+  inline T atomicSub(T *a, T v) {                                                                  \
+    return __atomic_fetch_sub(a, v, __ATOMIC_SEQ_CST);                                             \
+  }                                                                                                \
+  inline T atomicExch(T *a, T v) {                                                                 \
+    return __atomic_exchange_n(a, v, __ATOMIC_SEQ_CST);                                            \
+  }                                                                                                \
+  inline T atomicAnd(T *a, T v) {                                                                  \
+    return __atomic_fetch_and(a, v, __ATOMIC_SEQ_CST);                                             \
+  }                                                                                                \
+  inline T atomicOr(T *a, T v) {                                                                   \
+    return __atomic_fetch_or(a, v, __ATOMIC_SEQ_CST);                                              \
+  }                                                                                                \
+  inline T atomicXor(T *a, T v) {                                                                  \
+    return __atomic_fetch_xor(a, v, __ATOMIC_SEQ_CST);                                             \
+  }                                                                                                \
+  inline T atomicCAS(T *a, T expected, T desired) {                                                \
+    __atomic_compare_exchange_n(a, &expected, desired, false, __ATOMIC_SEQ_CST, __ATOMIC_SEQ_CST); \
+    return expected;                                                                               \
+  }                                                                                                \
+  inline T atomicMin(T *a, T v) {                                                                  \
+    T old = __atomic_load_n(a, __ATOMIC_RELAXED);                                                  \
+    while (v < old &&                                                                              \
+           !__atomic_compare_exchange_n(a, &old, v, true, __ATOMIC_SEQ_CST, __ATOMIC_RELAXED))     \
+      ;                                                                                            \
+    return old;                                                                                    \
+  }                                                                                                \
+  inline T atomicMax(T *a, T v) {                                                                  \
+    T old = __atomic_load_n(a, __ATOMIC_RELAXED);                                                  \
+    while (v > old &&                                                                              \
+           !__atomic_compare_exchange_n(a, &old, v, true, __ATOMIC_SEQ_CST, __ATOMIC_RELAXED))     \
+      ;                                                                                            \
+    return old;                                                                                    \
   }
 CUSIM_ATOMIC_INT(int)
 CUSIM_ATOMIC_INT(unsigned int)
 CUSIM_ATOMIC_INT(unsigned long long)
 CUSIM_ATOMIC_INT(long long)
 #undef CUSIM_ATOMIC_INT
-inline unsigned short atomicCAS(unsigned short *a, unsigned short expected, unsigned short desired) {
+inline unsigned short atomicCAS(unsigned short *a, unsigned short expected,
+                                unsigned short desired) {
   __atomic_compare_exchange_n(a, &expected, desired, false, __ATOMIC_SEQ_CST, __ATOMIC_SEQ_CST);
   return expected;
 }
 inline unsigned atomicInc(unsigned *a, unsigned v) {
   unsigned old = __atomic_load_n(a, __ATOMIC_RELAXED);
-  while (!__atomic_compare_exchange_n(a, &old, old >= v ? 0u : old + 1u, true, __ATOMIC_SEQ_CST, __ATOMIC_RELAXED))
+  while (!__atomic_compare_exchange_n(a, &old, old >= v ? 0u : old + 1u, true, __ATOMIC_SEQ_CST,
+                                      __ATOMIC_RELAXED))
     ;
   return old;
 }
 inline unsigned atomicDec(unsigned *a, unsigned v) {
   unsigned old = __atomic_load_n(a, __ATOMIC_RELAXED);
-  while (!__atomic_compare_exchange_n(a, &old, (old == 0u || old > v) ? v : old - 1u, true, __ATOMIC_SEQ_CST, __ATOMIC_RELAXED))
+  while (!__atomic_compare_exchange_n(a, &old, (old == 0u || old > v) ? v : old - 1u, true,
+                                      __ATOMIC_SEQ_CST, __ATOMIC_RELAXED))
     ;
   return old;
 }
-#define CUSIM_ATOMIC_FP(T)                                                                               \
-  inline T atomicAdd(T *a, T v) {                                                                        \
-    T old, desired;                                                                                      \
-    __atomic_load(a, &old, __ATOMIC_RELAXED);                                                            \
-    do {                                                                                                 \
-      desired = old + v;                                                                                 \
-    } while (!__atomic_compare_exchange(a, &old, &desired, true, __ATOMIC_SEQ_CST, __ATOMIC_RELAXED));   \
-    return old;                                                                                          \
-  }                                                                                                      \
-  inline T atomicSub(T *a, T v) { return atomicAdd(a, -v); }                                             \
-  inline T atomicExch(T *a, T v) {                                                                       \
-    T old;                                                                                               \
-    __atomic_exchange(a, &v, &old, __ATOMIC_SEQ_CST);                                                    \
-    return old;                                                                                          \
-  }                                                                                                      \
-  inline T atomicMin(T *a, T v) {                                                                        \
-    T old;                                                                                               \
-    __atomic_load(a, &old, __ATOMIC_RELAXED);                                                            \
-    while (v < old && !__atomic_compare_exchange(a, &old, &v, true, __ATOMIC_SEQ_CST, __ATOMIC_RELAXED)) \
-      ;                                                                                                  \
-    return old;                                                                                          \
-  }                                                                                                      \
-  inline T atomicMax(T *a, T v) {                                                                        \
-    T old;                                                                                               \
-    __atomic_load(a, &old, __ATOMIC_RELAXED);                                                            \
-    while (v > old && !__atomic_compare_exchange(a, &old, &v, true, __ATOMIC_SEQ_CST, __ATOMIC_RELAXED)) \
-      ;                                                                                                  \
-    return old;                                                                                          \
+#define CUSIM_ATOMIC_FP(T)                                                                         \
+  inline T atomicAdd(T *a, T v) {                                                                  \
+    T old, desired;                                                                                \
+    __atomic_load(a, &old, __ATOMIC_RELAXED);                                                      \
+    do {                                                                                           \
+      desired = old + v;                                                                           \
+    } while (                                                                                      \
+        !__atomic_compare_exchange(a, &old, &desired, true, __ATOMIC_SEQ_CST, __ATOMIC_RELAXED));  \
+    return old;                                                                                    \
+  }                                                                                                \
+  inline T atomicSub(T *a, T v) {                                                                  \
+    return atomicAdd(a, -v);                                                                       \
+  }                                                                                                \
+  inline T atomicExch(T *a, T v) {                                                                 \
+    T old;                                                                                         \
+    __atomic_exchange(a, &v, &old, __ATOMIC_SEQ_CST);                                              \
+    return old;                                                                                    \
+  }                                                                                                \
+  inline T atomicMin(T *a, T v) {                                                                  \
+    T old;                                                                                         \
+    __atomic_load(a, &old, __ATOMIC_RELAXED);                                                      \
+    while (v < old &&                                                                              \
+           !__atomic_compare_exchange(a, &old, &v, true, __ATOMIC_SEQ_CST, __ATOMIC_RELAXED))      \
+      ;                                                                                            \
+    return old;                                                                                    \
+  }                                                                                                \
+  inline T atomicMax(T *a, T v) {                                                                  \
+    T old;                                                                                         \
+    __atomic_load(a, &old, __ATOMIC_RELAXED);                                                      \
+    while (v > old &&                                                                              \
+           !__atomic_compare_exchange(a, &old, &v, true, __ATOMIC_SEQ_CST, __ATOMIC_RELAXED))      \
+      ;                                                                                            \
+    return old;                                                                                    \
   }
 CUSIM_ATOMIC_FP(float)
 CUSIM_ATOMIC_FP(double)
 #undef CUSIM_ATOMIC_FP
 /* The _block and _system scopes are the same operations here. */
-template <class T, class... U>
-inline T atomicAdd_block(T *a, U... v) { return atomicAdd(a, v...); }
-template <class T, class... U>
-inline T atomicAdd_system(T *a, U... v) { return atomicAdd(a, v...); }
-template <class T, class... U>
-inline T atomicSub_block(T *a, U... v) { return atomicSub(a, v...); }
-template <class T, class... U>
-inline T atomicSub_system(T *a, U... v) { return atomicSub(a, v...); }
-template <class T, class... U>
-inline T atomicExch_block(T *a, U... v) { return atomicExch(a, v...); }
-template <class T, class... U>
-inline T atomicExch_system(T *a, U... v) { return atomicExch(a, v...); }
-template <class T, class... U>
-inline T atomicMin_block(T *a, U... v) { return atomicMin(a, v...); }
-template <class T, class... U>
-inline T atomicMin_system(T *a, U... v) { return atomicMin(a, v...); }
-template <class T, class... U>
-inline T atomicMax_block(T *a, U... v) { return atomicMax(a, v...); }
-template <class T, class... U>
-inline T atomicMax_system(T *a, U... v) { return atomicMax(a, v...); }
-template <class T, class... U>
-inline T atomicCAS_block(T *a, U... v) { return atomicCAS(a, v...); }
-template <class T, class... U>
-inline T atomicCAS_system(T *a, U... v) { return atomicCAS(a, v...); }
-template <class T, class... U>
-inline T atomicAnd_block(T *a, U... v) { return atomicAnd(a, v...); }
-template <class T, class... U>
-inline T atomicOr_block(T *a, U... v) { return atomicOr(a, v...); }
-template <class T, class... U>
-inline T atomicXor_block(T *a, U... v) { return atomicXor(a, v...); }
-template <class T, class... U>
-inline T atomicInc_block(T *a, U... v) { return atomicInc(a, v...); }
-template <class T, class... U>
-inline T atomicDec_block(T *a, U... v) { return atomicDec(a, v...); }
+template <class T, class... U> inline T atomicAdd_block(T *a, U... v) {
+  return atomicAdd(a, v...);
+}
+template <class T, class... U> inline T atomicAdd_system(T *a, U... v) {
+  return atomicAdd(a, v...);
+}
+template <class T, class... U> inline T atomicSub_block(T *a, U... v) {
+  return atomicSub(a, v...);
+}
+template <class T, class... U> inline T atomicSub_system(T *a, U... v) {
+  return atomicSub(a, v...);
+}
+template <class T, class... U> inline T atomicExch_block(T *a, U... v) {
+  return atomicExch(a, v...);
+}
+template <class T, class... U> inline T atomicExch_system(T *a, U... v) {
+  return atomicExch(a, v...);
+}
+template <class T, class... U> inline T atomicMin_block(T *a, U... v) {
+  return atomicMin(a, v...);
+}
+template <class T, class... U> inline T atomicMin_system(T *a, U... v) {
+  return atomicMin(a, v...);
+}
+template <class T, class... U> inline T atomicMax_block(T *a, U... v) {
+  return atomicMax(a, v...);
+}
+template <class T, class... U> inline T atomicMax_system(T *a, U... v) {
+  return atomicMax(a, v...);
+}
+template <class T, class... U> inline T atomicCAS_block(T *a, U... v) {
+  return atomicCAS(a, v...);
+}
+template <class T, class... U> inline T atomicCAS_system(T *a, U... v) {
+  return atomicCAS(a, v...);
+}
+template <class T, class... U> inline T atomicAnd_block(T *a, U... v) {
+  return atomicAnd(a, v...);
+}
+template <class T, class... U> inline T atomicOr_block(T *a, U... v) {
+  return atomicOr(a, v...);
+}
+template <class T, class... U> inline T atomicXor_block(T *a, U... v) {
+  return atomicXor(a, v...);
+}
+template <class T, class... U> inline T atomicInc_block(T *a, U... v) {
+  return atomicInc(a, v...);
+}
+template <class T, class... U> inline T atomicDec_block(T *a, U... v) {
+  return atomicDec(a, v...);
+}
 
 /* C++ overloads of the runtime API, as CUDA's cuda_runtime.h declares them. */
+template <class T> inline cudaError_t cudaMalloc(T **devPtr, size_t size) {
+  return ::cudaMalloc((void **)(void *)devPtr, size);
+}
 template <class T>
-inline cudaError_t cudaMalloc(T **devPtr, size_t size) { return ::cudaMalloc((void **)(void *)devPtr, size); }
-template <class T>
-inline cudaError_t cudaMallocManaged(T **devPtr, size_t size, unsigned int flags = cudaMemAttachGlobal) {
+inline cudaError_t cudaMallocManaged(T **devPtr, size_t size,
+                                     unsigned int flags = cudaMemAttachGlobal) {
   return ::cudaMallocManaged((void **)(void *)devPtr, size, flags);
 }
-template <class T>
-inline cudaError_t cudaMallocHost(T **ptr, size_t size, unsigned int flags = 0) {
+template <class T> inline cudaError_t cudaMallocHost(T **ptr, size_t size, unsigned int flags = 0) {
   return ::cudaHostAlloc((void **)(void *)ptr, size, flags);
 }
-template <class T>
-inline cudaError_t cudaHostAlloc(T **ptr, size_t size, unsigned int flags) {
+template <class T> inline cudaError_t cudaHostAlloc(T **ptr, size_t size, unsigned int flags) {
   return ::cudaHostAlloc((void **)(void *)ptr, size, flags);
 }
 template <class T>
@@ -537,50 +632,59 @@ template <class T>
 inline cudaError_t cudaMallocAsync(T **devPtr, size_t size, cudaStream_t stream) {
   return ::cudaMallocAsync((void **)(void *)devPtr, size, stream);
 }
-inline cudaError_t cudaMallocAsync(void **ptr, size_t size, cudaMemPool_t memPool, cudaStream_t stream) {
+inline cudaError_t cudaMallocAsync(void **ptr, size_t size, cudaMemPool_t memPool,
+                                   cudaStream_t stream) {
   return ::cudaMallocFromPoolAsync(ptr, size, memPool, stream);
 }
 template <class T>
-inline cudaError_t cudaMallocAsync(T **ptr, size_t size, cudaMemPool_t memPool, cudaStream_t stream) {
+inline cudaError_t cudaMallocAsync(T **ptr, size_t size, cudaMemPool_t memPool,
+                                   cudaStream_t stream) {
   return ::cudaMallocFromPoolAsync((void **)(void *)ptr, size, memPool, stream);
 }
 template <class T>
-inline cudaError_t cudaMallocFromPoolAsync(T **ptr, size_t size, cudaMemPool_t memPool, cudaStream_t stream) {
+inline cudaError_t cudaMallocFromPoolAsync(T **ptr, size_t size, cudaMemPool_t memPool,
+                                           cudaStream_t stream) {
   return ::cudaMallocFromPoolAsync((void **)(void *)ptr, size, memPool, stream);
 }
-inline cudaError_t cudaEventCreate(cudaEvent_t *event, unsigned int flags) { return ::cudaEventCreateWithFlags(event, flags); }
+inline cudaError_t cudaEventCreate(cudaEvent_t *event, unsigned int flags) {
+  return ::cudaEventCreateWithFlags(event, flags);
+}
 
 template <class T>
-inline cudaError_t cudaMemcpyToSymbol(const T &symbol, const void *src, size_t count = sizeof(T), size_t offset = 0,
+inline cudaError_t cudaMemcpyToSymbol(const T &symbol, const void *src, size_t count = sizeof(T),
+                                      size_t offset = 0,
                                       enum cudaMemcpyKind kind = cudaMemcpyHostToDevice) {
   ::cusim::detail::register_symbol((const void *)&symbol, sizeof(T));
   return ::cudaMemcpyToSymbol((const void *)&symbol, src, count, offset, kind);
 }
 template <class T>
-inline cudaError_t cudaMemcpyToSymbolAsync(const T &symbol, const void *src, size_t count = sizeof(T), size_t offset = 0,
-                                           enum cudaMemcpyKind kind = cudaMemcpyHostToDevice, cudaStream_t stream = 0) {
+inline cudaError_t cudaMemcpyToSymbolAsync(const T &symbol, const void *src,
+                                           size_t count = sizeof(T), size_t offset = 0,
+                                           enum cudaMemcpyKind kind = cudaMemcpyHostToDevice,
+                                           cudaStream_t stream = 0) {
   ::cusim::detail::register_symbol((const void *)&symbol, sizeof(T));
   return ::cudaMemcpyToSymbolAsync((const void *)&symbol, src, count, offset, kind, stream);
 }
 template <class T>
-inline cudaError_t cudaMemcpyFromSymbol(void *dst, const T &symbol, size_t count = sizeof(T), size_t offset = 0,
+inline cudaError_t cudaMemcpyFromSymbol(void *dst, const T &symbol, size_t count = sizeof(T),
+                                        size_t offset = 0,
                                         enum cudaMemcpyKind kind = cudaMemcpyDeviceToHost) {
   ::cusim::detail::register_symbol((const void *)&symbol, sizeof(T));
   return ::cudaMemcpyFromSymbol(dst, (const void *)&symbol, count, offset, kind);
 }
 template <class T>
-inline cudaError_t cudaMemcpyFromSymbolAsync(void *dst, const T &symbol, size_t count = sizeof(T), size_t offset = 0,
-                                             enum cudaMemcpyKind kind = cudaMemcpyDeviceToHost, cudaStream_t stream = 0) {
+inline cudaError_t cudaMemcpyFromSymbolAsync(void *dst, const T &symbol, size_t count = sizeof(T),
+                                             size_t offset = 0,
+                                             enum cudaMemcpyKind kind = cudaMemcpyDeviceToHost,
+                                             cudaStream_t stream = 0) {
   ::cusim::detail::register_symbol((const void *)&symbol, sizeof(T));
   return ::cudaMemcpyFromSymbolAsync(dst, (const void *)&symbol, count, offset, kind, stream);
 }
-template <class T>
-inline cudaError_t cudaGetSymbolAddress(void **devPtr, const T &symbol) {
+template <class T> inline cudaError_t cudaGetSymbolAddress(void **devPtr, const T &symbol) {
   ::cusim::detail::register_symbol((const void *)&symbol, sizeof(T));
   return ::cudaGetSymbolAddress(devPtr, (const void *)&symbol);
 }
-template <class T>
-inline cudaError_t cudaGetSymbolSize(size_t *size, const T &symbol) {
+template <class T> inline cudaError_t cudaGetSymbolSize(size_t *size, const T &symbol) {
   ::cusim::detail::register_symbol((const void *)&symbol, sizeof(T));
   return ::cudaGetSymbolSize(size, (const void *)&symbol);
 }
@@ -593,23 +697,27 @@ template <class T>
 inline cudaError_t cudaFuncSetAttribute(T *entry, enum cudaFuncAttribute attr, int value) {
   return ::cudaFuncSetAttribute((const void *)entry, attr, value);
 }
-template <class T>
-inline cudaError_t cudaFuncSetCacheConfig(T *entry, enum cudaFuncCache config) {
+template <class T> inline cudaError_t cudaFuncSetCacheConfig(T *entry, enum cudaFuncCache config) {
   return ::cudaFuncSetCacheConfig((const void *)entry, config);
 }
 template <class T>
-inline cudaError_t cudaOccupancyMaxActiveBlocksPerMultiprocessor(int *numBlocks, T entry, int blockSize, size_t dynamicSMemSize) {
-  return ::cudaOccupancyMaxActiveBlocksPerMultiprocessor(numBlocks, (const void *)entry, blockSize, dynamicSMemSize);
+inline cudaError_t cudaOccupancyMaxActiveBlocksPerMultiprocessor(int *numBlocks, T entry,
+                                                                 int blockSize,
+                                                                 size_t dynamicSMemSize) {
+  return ::cudaOccupancyMaxActiveBlocksPerMultiprocessor(numBlocks, (const void *)entry, blockSize,
+                                                         dynamicSMemSize);
 }
 template <class T>
-inline cudaError_t cudaOccupancyMaxPotentialBlockSize(int *minGridSize, int *blockSize, T func, size_t dynamicSMemSize = 0,
+inline cudaError_t cudaOccupancyMaxPotentialBlockSize(int *minGridSize, int *blockSize, T func,
+                                                      size_t dynamicSMemSize = 0,
                                                       int blockSizeLimit = 0) {
   (void)func;
   if (minGridSize == nullptr || blockSize == nullptr) return cudaErrorInvalidValue;
   int threads = 1024;
   if (blockSizeLimit > 0 && blockSizeLimit < threads) threads = blockSizeLimit;
   int per_sm = 0;
-  cudaError_t e = ::cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per_sm, (const void *)func, threads, dynamicSMemSize);
+  cudaError_t e = ::cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per_sm, (const void *)func,
+                                                                  threads, dynamicSMemSize);
   if (e != cudaSuccess) return e;
   int sms = 0;
   ::cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, 0);
@@ -618,10 +726,13 @@ inline cudaError_t cudaOccupancyMaxPotentialBlockSize(int *minGridSize, int *blo
   return cudaSuccess;
 }
 template <class T, class UnaryFunction>
-inline cudaError_t cudaOccupancyMaxPotentialBlockSizeVariableSMem(int *minGridSize, int *blockSize, T func,
-                                                                  UnaryFunction blockSizeToDynamicSMemSize, int blockSizeLimit = 0) {
+inline cudaError_t
+cudaOccupancyMaxPotentialBlockSizeVariableSMem(int *minGridSize, int *blockSize, T func,
+                                               UnaryFunction blockSizeToDynamicSMemSize,
+                                               int blockSizeLimit = 0) {
   int threads = (blockSizeLimit > 0 && blockSizeLimit < 1024) ? blockSizeLimit : 1024;
-  return cudaOccupancyMaxPotentialBlockSize(minGridSize, blockSize, func, (size_t)blockSizeToDynamicSMemSize(threads), blockSizeLimit);
+  return cudaOccupancyMaxPotentialBlockSize(
+      minGridSize, blockSize, func, (size_t)blockSizeToDynamicSMemSize(threads), blockSizeLimit);
 }
 
 #endif

@@ -6,9 +6,9 @@
 
 /* Standard headers that use names the qualifier macros below would break
    (libstdc++'s shared_ptr_base.h writes __attribute__((__noinline__))): included first. */
-#include <memory>
 #include <cstdio>
 #include <cstdlib>
+#include <memory>
 
 #include "cuda_runtime.h"
 

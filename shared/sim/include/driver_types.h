@@ -4,8 +4,8 @@
 #define CUSIM_DRIVER_TYPES_H
 #pragma GCC system_header
 
-#include <stddef.h>
 #include "vector_types.h"
+#include <stddef.h>
 
 #ifndef CUDART_CB
 #define CUDART_CB
@@ -520,8 +520,9 @@ struct cudaDeviceProp {
 typedef struct CUstream_st *cudaStream_t;
 typedef struct CUevent_st *cudaEvent_t;
 typedef struct CUmemPoolHandle_st *cudaMemPool_t;
-typedef void (CUDART_CB *cudaHostFn_t)(void *userData);
-typedef void (CUDART_CB *cudaStreamCallback_t)(cudaStream_t stream, cudaError_t status, void *userData);
+typedef void(CUDART_CB *cudaHostFn_t)(void *userData);
+typedef void(CUDART_CB *cudaStreamCallback_t)(cudaStream_t stream, cudaError_t status,
+                                              void *userData);
 
 #define cudaHostAllocDefault 0x00
 #define cudaHostAllocPortable 0x01

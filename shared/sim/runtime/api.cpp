@@ -73,8 +73,8 @@ struct allocation {
   unsigned flags;
   cudaMemPool_t pool;
 };
-std::map<uintptr_t, allocation> live;        // base -> allocation
-std::map<uintptr_t, allocation> freed;       // recently freed, for "already freed" messages
+std::map<uintptr_t, allocation> live;  // base -> allocation
+std::map<uintptr_t, allocation> freed; // recently freed, for "already freed" messages
 std::deque<uintptr_t> freed_order;
 std::set<cudaStream_t> streams;
 std::set<cudaEvent_t> events;
@@ -92,7 +92,9 @@ std::recursive_mutex queue_run_mu;
 bool queue_running = false;
 
 uint64_t now_ns() {
-  return (uint64_t)std::chrono::duration_cast<std::chrono::nanoseconds>(std::chrono::steady_clock::now().time_since_epoch()).count();
+  return (uint64_t)std::chrono::duration_cast<std::chrono::nanoseconds>(
+             std::chrono::steady_clock::now().time_since_epoch())
+      .count();
 }
 
 void remember_freed(uintptr_t base, const allocation &a) {
@@ -131,15 +133,16 @@ lookup find_locked(const void *p) {
   return r;
 }
 
-void add_live(void *p, size_t size, mem_kind kind, unsigned flags = 0, cudaMemPool_t pool = nullptr) {
+void add_live(void *p, size_t size, mem_kind kind, unsigned flags = 0,
+              cudaMemPool_t pool = nullptr) {
   uintptr_t a = (uintptr_t)p;
   freed.erase(a);
   live[a] = allocation{size, kind, flags, pool};
 }
 
-#define CUSIM_CHECK_STICKY()                          \
-  do {                                                \
-    if (sticky_error != cudaSuccess) return set_error(sticky_error); \
+#define CUSIM_CHECK_STICKY()                                                                       \
+  do {                                                                                             \
+    if (sticky_error != cudaSuccess) return set_error(sticky_error);                               \
   } while (0)
 
 // Device memory is host memory; posix_memalign keeps AddressSanitizer's redzones exact.
@@ -160,29 +163,36 @@ size_t available_memory() {
 
 const char *kind_text(cudaMemcpyKind k) {
   switch (k) {
-    case cudaMemcpyHostToHost: return "HostToHost";
-    case cudaMemcpyHostToDevice: return "HostToDevice";
-    case cudaMemcpyDeviceToHost: return "DeviceToHost";
-    case cudaMemcpyDeviceToDevice: return "DeviceToDevice";
-    case cudaMemcpyDefault: return "Default";
+  case cudaMemcpyHostToHost:
+    return "HostToHost";
+  case cudaMemcpyHostToDevice:
+    return "HostToDevice";
+  case cudaMemcpyDeviceToHost:
+    return "DeviceToHost";
+  case cudaMemcpyDeviceToDevice:
+    return "DeviceToDevice";
+  case cudaMemcpyDefault:
+    return "Default";
   }
   return "?";
 }
 
 bool device_side(const lookup &l) {
-  return l.live && (l.kind == mem_kind::device || l.kind == mem_kind::managed || l.kind == mem_kind::pool ||
-                    l.kind == mem_kind::symbol);
+  return l.live && (l.kind == mem_kind::device || l.kind == mem_kind::managed ||
+                    l.kind == mem_kind::pool || l.kind == mem_kind::symbol);
 }
 
 // Checks one end of a copy; returns false (after a message) when it is not usable.
-bool check_end(const char *api, cudaMemcpyKind kind, const char *which, const void *p, size_t count, bool want_device) {
+bool check_end(const char *api, cudaMemcpyKind kind, const char *which, const void *p, size_t count,
+               bool want_device) {
   lookup l = find_locked(p);
   char buf[512];
   if (want_device) {
     if (l.live && (device_side(l) || l.kind == mem_kind::managed)) {
       if ((uintptr_t)p + count > l.base + l.size) {
         std::snprintf(buf, sizeof buf,
-                      "%s(%s): the %s range [%p, +%zu bytes) runs past the end of its allocation of %zu bytes at %p "
+                      "%s(%s): the %s range [%p, +%zu bytes) runs past the end of its allocation "
+                      "of %zu bytes at %p "
                       "(by %zu bytes)",
                       api, kind_text(kind), which, p, count, l.size, (void *)l.base,
                       (size_t)((uintptr_t)p + count - (l.base + l.size)));
@@ -192,27 +202,32 @@ bool check_end(const char *api, cudaMemcpyKind kind, const char *which, const vo
       return true;
     }
     if (l.freed) {
-      report("%s(%s): %s %p is in device memory that was already freed (allocation of %zu bytes at %p)", api,
-             kind_text(kind), which, p, l.size, (void *)l.base);
+      report("%s(%s): %s %p is in device memory that was already freed (allocation of %zu bytes at "
+             "%p)",
+             api, kind_text(kind), which, p, l.size, (void *)l.base);
       return false;
     }
     if (p == nullptr) {
       report("%s(%s): %s is a null pointer", api, kind_text(kind), which);
       return false;
     }
-    report("%s(%s): %s %p is host memory, not a device allocation (check the copy's direction and the pointer)",
+    report("%s(%s): %s %p is host memory, not a device allocation (check the copy's direction and "
+           "the pointer)",
            api, kind_text(kind), which, p);
     return false;
   }
   // want host memory
-  if (l.live && (l.kind == mem_kind::device || l.kind == mem_kind::pool || l.kind == mem_kind::symbol)) {
-    report("%s(%s): %s %p is device memory (an allocation of %zu bytes at %p), not host memory (check the copy's "
+  if (l.live &&
+      (l.kind == mem_kind::device || l.kind == mem_kind::pool || l.kind == mem_kind::symbol)) {
+    report("%s(%s): %s %p is device memory (an allocation of %zu bytes at %p), not host memory "
+           "(check the copy's "
            "direction)",
            api, kind_text(kind), which, p, l.size, (void *)l.base);
     return false;
   }
   if (l.freed && !l.live && (l.kind == mem_kind::device || l.kind == mem_kind::pool)) {
-    report("%s(%s): %s %p is in device memory that was already freed", api, kind_text(kind), which, p);
+    report("%s(%s): %s %p is in device memory that was already freed", api, kind_text(kind), which,
+           p);
     return false;
   }
   if (p == nullptr) {
@@ -220,15 +235,17 @@ bool check_end(const char *api, cudaMemcpyKind kind, const char *which, const vo
     return false;
   }
   if (l.live && (uintptr_t)p + count > l.base + l.size) {
-    report("%s(%s): the %s range [%p, +%zu bytes) runs past the end of its allocation of %zu bytes at %p", api,
-           kind_text(kind), which, p, count, l.size, (void *)l.base);
+    report("%s(%s): the %s range [%p, +%zu bytes) runs past the end of its allocation of %zu bytes "
+           "at %p",
+           api, kind_text(kind), which, p, count, l.size, (void *)l.base);
     return false;
   }
   return true;
 }
 
 // Validates a copy of count bytes; returns cudaSuccess or the error CUDA reports.
-cudaError_t check_copy(const char *api, void *dst, const void *src, size_t count, cudaMemcpyKind kind) {
+cudaError_t check_copy(const char *api, void *dst, const void *src, size_t count,
+                       cudaMemcpyKind kind) {
   if ((int)kind < 0 || (int)kind > 4) {
     report("%s: %d is not a cudaMemcpyKind", api, (int)kind);
     return cudaErrorInvalidMemcpyDirection;
@@ -252,12 +269,14 @@ cudaError_t check_copy(const char *api, void *dst, const void *src, size_t count
       return cudaErrorInvalidValue;
     }
     if (s.live && (uintptr_t)src + count > s.base + s.size) {
-      report("%s(Default): the source range [%p, +%zu bytes) runs past the end of its allocation of %zu bytes", api, src,
-             count, s.size);
+      report("%s(Default): the source range [%p, +%zu bytes) runs past the end of its allocation "
+             "of %zu bytes",
+             api, src, count, s.size);
       return cudaErrorInvalidValue;
     }
     if (d.live && (uintptr_t)dst + count > d.base + d.size) {
-      report("%s(Default): the destination range [%p, +%zu bytes) runs past the end of its allocation of %zu bytes",
+      report("%s(Default): the destination range [%p, +%zu bytes) runs past the end of its "
+             "allocation of %zu bytes",
              api, dst, count, d.size);
       return cudaErrorInvalidValue;
     }
@@ -300,7 +319,9 @@ void pools_at_sync() {
   for (cudaMemPool_t p : pools) pool_trim(p, p->release_threshold, trim_rule::release_down_to);
 }
 
-size_t pool_round(size_t size) { return (size + 511) / 512 * 512; }
+size_t pool_round(size_t size) {
+  return (size + 511) / 512 * 512;
+}
 
 cudaError_t pool_alloc(void **ptr, size_t size, cudaMemPool_t p) {
   size_t want = pool_round(size ? size : 1);
@@ -367,7 +388,9 @@ void pool_free_completed_locked(cudaMemPool_t p, void *ptr, size_t got, uint64_t
   }
 }
 
-bool valid_pool(cudaMemPool_t p) { return p == default_pool() || pools.count(p) != 0; }
+bool valid_pool(cudaMemPool_t p) {
+  return p == default_pool() || pools.count(p) != 0;
+}
 
 void sync_all() {
   run_queue();
@@ -405,12 +428,18 @@ void report(const char *fmt, ...) {
 }
 const char *kind_name(mem_kind k) {
   switch (k) {
-    case mem_kind::device: return "device";
-    case mem_kind::managed: return "managed";
-    case mem_kind::pinned: return "pinned host";
-    case mem_kind::registered: return "registered host";
-    case mem_kind::pool: return "pool";
-    case mem_kind::symbol: return "symbol";
+  case mem_kind::device:
+    return "device";
+  case mem_kind::managed:
+    return "managed";
+  case mem_kind::pinned:
+    return "pinned host";
+  case mem_kind::registered:
+    return "registered host";
+  case mem_kind::pool:
+    return "pool";
+  case mem_kind::symbol:
+    return "symbol";
   }
   return "?";
 }
@@ -461,8 +490,8 @@ size_t max_dynamic_shared() {
 
 namespace detail {
 
-int launch_begin(const dim3 &grid, const dim3 &block, size_t shared, cudaStream_t stream, const char *name,
-                 const char *file, int line) {
+int launch_begin(const dim3 &grid, const dim3 &block, size_t shared, cudaStream_t stream,
+                 const char *name, const char *file, int line) {
   if (rt::sticky() != cudaSuccess) {
     rt::set_error(rt::sticky());
     return 1;
@@ -470,33 +499,42 @@ int launch_begin(const dim3 &grid, const dim3 &block, size_t shared, cudaStream_
   char why[256] = "";
   unsigned long long threads = (unsigned long long)block.x * block.y * block.z;
   if (block.x == 0 || block.y == 0 || block.z == 0)
-    std::snprintf(why, sizeof why, "a block of %u x %u x %u threads is empty (every dimension must be at least 1)",
+    std::snprintf(why, sizeof why,
+                  "a block of %u x %u x %u threads is empty (every dimension must be at least 1)",
                   block.x, block.y, block.z);
   else if (block.x > 1024 || block.y > 1024 || block.z > 64)
-    std::snprintf(why, sizeof why, "block dimensions (%u, %u, %u) exceed the limits (1024, 1024, 64)", block.x,
+    std::snprintf(why, sizeof why,
+                  "block dimensions (%u, %u, %u) exceed the limits (1024, 1024, 64)", block.x,
                   block.y, block.z);
   else if (threads > 1024)
-    std::snprintf(why, sizeof why, "a block of %u x %u x %u = %llu threads exceeds the limit of 1024 threads per block",
-                  block.x, block.y, block.z, threads);
+    std::snprintf(
+        why, sizeof why,
+        "a block of %u x %u x %u = %llu threads exceeds the limit of 1024 threads per block",
+        block.x, block.y, block.z, threads);
   else if (grid.x == 0 || grid.y == 0 || grid.z == 0)
-    std::snprintf(why, sizeof why, "a grid of %u x %u x %u blocks is empty (every dimension must be at least 1)",
+    std::snprintf(why, sizeof why,
+                  "a grid of %u x %u x %u blocks is empty (every dimension must be at least 1)",
                   grid.x, grid.y, grid.z);
   else if (grid.x > 2147483647u || grid.y > 65535 || grid.z > 65535)
-    std::snprintf(why, sizeof why, "grid dimensions (%u, %u, %u) exceed the limits (2147483647, 65535, 65535)",
+    std::snprintf(why, sizeof why,
+                  "grid dimensions (%u, %u, %u) exceed the limits (2147483647, 65535, 65535)",
                   grid.x, grid.y, grid.z);
   else if (shared > rt::max_dynamic_shared())
-    std::snprintf(why, sizeof why,
-                  "%zu bytes of dynamic shared memory exceed the limit of %zu bytes per block (raise it with "
-                  "cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, bytes))",
-                  shared, rt::max_dynamic_shared());
+    std::snprintf(
+        why, sizeof why,
+        "%zu bytes of dynamic shared memory exceed the limit of %zu bytes per block (raise it with "
+        "cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, bytes))",
+        shared, rt::max_dynamic_shared());
   if (why[0]) {
-    rt::report("invalid configuration in the launch of kernel '%s' at %s:%d: %s (cudaErrorInvalidConfiguration)",
+    rt::report("invalid configuration in the launch of kernel '%s' at %s:%d: %s "
+               "(cudaErrorInvalidConfiguration)",
                name, file, line, why);
     rt::set_error(cudaErrorInvalidConfiguration);
     return 1;
   }
   if (!rt::valid_stream(stream)) {
-    rt::report("launch of kernel '%s' at %s:%d: stream %p is not a live stream", name, file, line, (void *)stream);
+    rt::report("launch of kernel '%s' at %s:%d: stream %p is not a live stream", name, file, line,
+               (void *)stream);
     rt::set_error(cudaErrorInvalidResourceHandle);
     return 1;
   }
@@ -507,12 +545,15 @@ bool check_pointer_arg(const void *p, int index, const char *name, const char *f
   rt::lookup l = rt::find(p);
   if (l.live) return true;
   if (l.freed) {
-    rt::report("kernel '%s' launched at %s:%d: argument %d (%p) points into device memory that was already freed; "
+    rt::report("kernel '%s' launched at %s:%d: argument %d (%p) points into device memory that was "
+               "already freed; "
                "on a GPU the kernel would fail with an illegal memory access",
                name, file, line, index, p);
   } else {
-    rt::report("kernel '%s' launched at %s:%d: argument %d (%p) is a host pointer, not memory from cudaMalloc, "
-               "cudaMallocManaged or cudaHostAlloc; a kernel cannot use it (on a GPU it fails with an illegal "
+    rt::report("kernel '%s' launched at %s:%d: argument %d (%p) is a host pointer, not memory from "
+               "cudaMalloc, "
+               "cudaMallocManaged or cudaHostAlloc; a kernel cannot use it (on a GPU it fails with "
+               "an illegal "
                "memory access). Copy the data to device memory and pass the device pointer",
                name, file, line, index, p);
   }
@@ -537,7 +578,8 @@ void launch_submit(kernel_base *k, bool pointers_ok) {
 void register_symbol(const void *addr, size_t size) {
   std::lock_guard<std::mutex> lock(rt::mu);
   auto it = rt::live.find((uintptr_t)addr);
-  if (it == rt::live.end()) rt::live[(uintptr_t)addr] = rt::allocation{size, rt::mem_kind::symbol, 0, nullptr};
+  if (it == rt::live.end())
+    rt::live[(uintptr_t)addr] = rt::allocation{size, rt::mem_kind::symbol, 0, nullptr};
 }
 
 } // namespace detail
@@ -565,7 +607,9 @@ cudaError_t cudaGetLastError(void) {
   last_error = sticky();
   return e;
 }
-cudaError_t cudaPeekAtLastError(void) { return last_error; }
+cudaError_t cudaPeekAtLastError(void) {
+  return last_error;
+}
 
 // ---- device ----
 
@@ -584,7 +628,9 @@ cudaError_t cudaSetDevice(int device) {
   current_device = device;
   return cudaSuccess;
 }
-cudaError_t cudaInitDevice(int device, unsigned int, unsigned int) { return cudaSetDevice(device); }
+cudaError_t cudaInitDevice(int device, unsigned int, unsigned int) {
+  return cudaSetDevice(device);
+}
 cudaError_t cudaSetDeviceFlags(unsigned int flags) {
   device_flags = flags;
   return cudaSuccess;
@@ -662,48 +708,132 @@ cudaError_t cudaDeviceGetAttribute(int *value, enum cudaDeviceAttr attr, int dev
   cudaGetDeviceProperties(&p, 0);
   int v = 0;
   switch (attr) {
-    case cudaDevAttrMaxThreadsPerBlock: v = p.maxThreadsPerBlock; break;
-    case cudaDevAttrMaxBlockDimX: v = p.maxThreadsDim[0]; break;
-    case cudaDevAttrMaxBlockDimY: v = p.maxThreadsDim[1]; break;
-    case cudaDevAttrMaxBlockDimZ: v = p.maxThreadsDim[2]; break;
-    case cudaDevAttrMaxGridDimX: v = p.maxGridSize[0]; break;
-    case cudaDevAttrMaxGridDimY: v = p.maxGridSize[1]; break;
-    case cudaDevAttrMaxGridDimZ: v = p.maxGridSize[2]; break;
-    case cudaDevAttrMaxSharedMemoryPerBlock: v = (int)p.sharedMemPerBlock; break;
-    case cudaDevAttrTotalConstantMemory: v = (int)p.totalConstMem; break;
-    case cudaDevAttrWarpSize: v = 32; break;
-    case cudaDevAttrMaxPitch: v = (int)p.memPitch; break;
-    case cudaDevAttrMaxRegistersPerBlock: v = p.regsPerBlock; break;
-    case cudaDevAttrClockRate: v = 0; break;       // no meaningful clock: the simulator
-    case cudaDevAttrMemoryClockRate: v = 0; break; // 0: there is no peak bandwidth to compare with
-    case cudaDevAttrGlobalMemoryBusWidth: v = p.memoryBusWidth; break;
-    case cudaDevAttrMultiProcessorCount: v = p.multiProcessorCount; break;
-    case cudaDevAttrIntegrated: v = p.integrated; break;
-    case cudaDevAttrCanMapHostMemory: v = 1; break;
-    case cudaDevAttrComputeMode: v = cudaComputeModeDefault; break;
-    case cudaDevAttrConcurrentKernels: v = 1; break;
-    case cudaDevAttrL2CacheSize: v = p.l2CacheSize; break;
-    case cudaDevAttrMaxThreadsPerMultiProcessor: v = p.maxThreadsPerMultiProcessor; break;
-    case cudaDevAttrAsyncEngineCount: v = p.asyncEngineCount; break;
-    case cudaDevAttrUnifiedAddressing: v = 1; break;
-    case cudaDevAttrComputeCapabilityMajor: v = p.major; break;
-    case cudaDevAttrComputeCapabilityMinor: v = p.minor; break;
-    case cudaDevAttrStreamPrioritiesSupported: v = 1; break;
-    case cudaDevAttrGlobalL1CacheSupported: v = 1; break;
-    case cudaDevAttrLocalL1CacheSupported: v = 1; break;
-    case cudaDevAttrMaxSharedMemoryPerMultiprocessor: v = (int)p.sharedMemPerMultiprocessor; break;
-    case cudaDevAttrMaxRegistersPerMultiprocessor: v = p.regsPerMultiprocessor; break;
-    case cudaDevAttrManagedMemory: v = 1; break;
-    case cudaDevAttrHostNativeAtomicSupported: v = 1; break;
-    case cudaDevAttrConcurrentManagedAccess: v = 1; break;
-    case cudaDevAttrCooperativeLaunch: v = 1; break;
-    case cudaDevAttrMaxSharedMemoryPerBlockOptin: v = (int)p.sharedMemPerBlockOptin; break;
-    case cudaDevAttrHostRegisterSupported: v = 1; break;
-    case cudaDevAttrDirectManagedMemAccessFromHost: v = 1; break;
-    case cudaDevAttrMaxBlocksPerMultiprocessor: v = p.maxBlocksPerMultiProcessor; break;
-    case cudaDevAttrMemoryPoolsSupported: v = 1; break;
-    case cudaDevAttrCanUseHostPointerForRegisteredMem: v = 1; break;
-    default: v = 0; break;
+  case cudaDevAttrMaxThreadsPerBlock:
+    v = p.maxThreadsPerBlock;
+    break;
+  case cudaDevAttrMaxBlockDimX:
+    v = p.maxThreadsDim[0];
+    break;
+  case cudaDevAttrMaxBlockDimY:
+    v = p.maxThreadsDim[1];
+    break;
+  case cudaDevAttrMaxBlockDimZ:
+    v = p.maxThreadsDim[2];
+    break;
+  case cudaDevAttrMaxGridDimX:
+    v = p.maxGridSize[0];
+    break;
+  case cudaDevAttrMaxGridDimY:
+    v = p.maxGridSize[1];
+    break;
+  case cudaDevAttrMaxGridDimZ:
+    v = p.maxGridSize[2];
+    break;
+  case cudaDevAttrMaxSharedMemoryPerBlock:
+    v = (int)p.sharedMemPerBlock;
+    break;
+  case cudaDevAttrTotalConstantMemory:
+    v = (int)p.totalConstMem;
+    break;
+  case cudaDevAttrWarpSize:
+    v = 32;
+    break;
+  case cudaDevAttrMaxPitch:
+    v = (int)p.memPitch;
+    break;
+  case cudaDevAttrMaxRegistersPerBlock:
+    v = p.regsPerBlock;
+    break;
+  case cudaDevAttrClockRate:
+    v = 0;
+    break; // no meaningful clock: the simulator
+  case cudaDevAttrMemoryClockRate:
+    v = 0;
+    break; // 0: there is no peak bandwidth to compare with
+  case cudaDevAttrGlobalMemoryBusWidth:
+    v = p.memoryBusWidth;
+    break;
+  case cudaDevAttrMultiProcessorCount:
+    v = p.multiProcessorCount;
+    break;
+  case cudaDevAttrIntegrated:
+    v = p.integrated;
+    break;
+  case cudaDevAttrCanMapHostMemory:
+    v = 1;
+    break;
+  case cudaDevAttrComputeMode:
+    v = cudaComputeModeDefault;
+    break;
+  case cudaDevAttrConcurrentKernels:
+    v = 1;
+    break;
+  case cudaDevAttrL2CacheSize:
+    v = p.l2CacheSize;
+    break;
+  case cudaDevAttrMaxThreadsPerMultiProcessor:
+    v = p.maxThreadsPerMultiProcessor;
+    break;
+  case cudaDevAttrAsyncEngineCount:
+    v = p.asyncEngineCount;
+    break;
+  case cudaDevAttrUnifiedAddressing:
+    v = 1;
+    break;
+  case cudaDevAttrComputeCapabilityMajor:
+    v = p.major;
+    break;
+  case cudaDevAttrComputeCapabilityMinor:
+    v = p.minor;
+    break;
+  case cudaDevAttrStreamPrioritiesSupported:
+    v = 1;
+    break;
+  case cudaDevAttrGlobalL1CacheSupported:
+    v = 1;
+    break;
+  case cudaDevAttrLocalL1CacheSupported:
+    v = 1;
+    break;
+  case cudaDevAttrMaxSharedMemoryPerMultiprocessor:
+    v = (int)p.sharedMemPerMultiprocessor;
+    break;
+  case cudaDevAttrMaxRegistersPerMultiprocessor:
+    v = p.regsPerMultiprocessor;
+    break;
+  case cudaDevAttrManagedMemory:
+    v = 1;
+    break;
+  case cudaDevAttrHostNativeAtomicSupported:
+    v = 1;
+    break;
+  case cudaDevAttrConcurrentManagedAccess:
+    v = 1;
+    break;
+  case cudaDevAttrCooperativeLaunch:
+    v = 1;
+    break;
+  case cudaDevAttrMaxSharedMemoryPerBlockOptin:
+    v = (int)p.sharedMemPerBlockOptin;
+    break;
+  case cudaDevAttrHostRegisterSupported:
+    v = 1;
+    break;
+  case cudaDevAttrDirectManagedMemAccessFromHost:
+    v = 1;
+    break;
+  case cudaDevAttrMaxBlocksPerMultiprocessor:
+    v = p.maxBlocksPerMultiProcessor;
+    break;
+  case cudaDevAttrMemoryPoolsSupported:
+    v = 1;
+    break;
+  case cudaDevAttrCanUseHostPointerForRegisteredMem:
+    v = 1;
+    break;
+  default:
+    v = 0;
+    break;
   }
   *value = v;
   return cudaSuccess;
@@ -717,7 +847,8 @@ cudaError_t cudaDeviceReset(void) {
   run_queue();
   std::lock_guard<std::mutex> lock(mu);
   for (auto &kv : live) {
-    if (kv.second.kind == mem_kind::device || kv.second.kind == mem_kind::managed || kv.second.kind == mem_kind::pinned)
+    if (kv.second.kind == mem_kind::device || kv.second.kind == mem_kind::managed ||
+        kv.second.kind == mem_kind::pinned)
       std::free((void *)kv.first);
   }
   live.clear();
@@ -727,18 +858,30 @@ cudaError_t cudaDeviceReset(void) {
   last_error = cudaSuccess;
   return cudaSuccess;
 }
-cudaError_t cudaDeviceSetLimit(enum cudaLimit, size_t) { return cudaSuccess; }
+cudaError_t cudaDeviceSetLimit(enum cudaLimit, size_t) {
+  return cudaSuccess;
+}
 cudaError_t cudaDeviceGetLimit(size_t *value, enum cudaLimit limit) {
   if (!value) return set_error(cudaErrorInvalidValue);
   switch (limit) {
-    case cudaLimitStackSize: *value = 1024; break;
-    case cudaLimitPrintfFifoSize: *value = 1 << 20; break;
-    case cudaLimitMallocHeapSize: *value = 8 << 20; break;
-    default: *value = 0; break;
+  case cudaLimitStackSize:
+    *value = 1024;
+    break;
+  case cudaLimitPrintfFifoSize:
+    *value = 1 << 20;
+    break;
+  case cudaLimitMallocHeapSize:
+    *value = 8 << 20;
+    break;
+  default:
+    *value = 0;
+    break;
   }
   return cudaSuccess;
 }
-cudaError_t cudaDeviceSetCacheConfig(enum cudaFuncCache) { return cudaSuccess; }
+cudaError_t cudaDeviceSetCacheConfig(enum cudaFuncCache) {
+  return cudaSuccess;
+}
 cudaError_t cudaDeviceGetStreamPriorityRange(int *leastPriority, int *greatestPriority) {
   if (leastPriority) *leastPriority = 0;
   if (greatestPriority) *greatestPriority = -5;
@@ -754,12 +897,17 @@ cudaError_t cudaRuntimeGetVersion(int *v) {
   *v = CUDART_VERSION;
   return cudaSuccess;
 }
-cudaError_t cudaProfilerStart(void) { return cudaSuccess; }
-cudaError_t cudaProfilerStop(void) { return cudaSuccess; }
+cudaError_t cudaProfilerStart(void) {
+  return cudaSuccess;
+}
+cudaError_t cudaProfilerStop(void) {
+  return cudaSuccess;
+}
 
 // ---- memory ----
 
-static cudaError_t alloc_common(void **ptr, size_t size, mem_kind kind, unsigned flags, const char *api) {
+static cudaError_t alloc_common(void **ptr, size_t size, mem_kind kind, unsigned flags,
+                                const char *api) {
   if (!ptr) {
     report("%s: the pointer to store the address in is null", api);
     return set_error(cudaErrorInvalidValue);
@@ -787,12 +935,17 @@ static cudaError_t alloc_common(void **ptr, size_t size, mem_kind kind, unsigned
   return cudaSuccess;
 }
 
-cudaError_t cudaMalloc(void **devPtr, size_t size) { return alloc_common(devPtr, size, mem_kind::device, 0, "cudaMalloc"); }
+cudaError_t cudaMalloc(void **devPtr, size_t size) {
+  return alloc_common(devPtr, size, mem_kind::device, 0, "cudaMalloc");
+}
 cudaError_t cudaMallocManaged(void **devPtr, size_t size, unsigned int flags) {
-  if (flags != cudaMemAttachGlobal && flags != cudaMemAttachHost) return set_error(cudaErrorInvalidValue);
+  if (flags != cudaMemAttachGlobal && flags != cudaMemAttachHost)
+    return set_error(cudaErrorInvalidValue);
   return alloc_common(devPtr, size, mem_kind::managed, flags, "cudaMallocManaged");
 }
-cudaError_t cudaMallocHost(void **ptr, size_t size) { return alloc_common(ptr, size, mem_kind::pinned, 0, "cudaMallocHost"); }
+cudaError_t cudaMallocHost(void **ptr, size_t size) {
+  return alloc_common(ptr, size, mem_kind::pinned, 0, "cudaMallocHost");
+}
 cudaError_t cudaHostAlloc(void **pHost, size_t size, unsigned int flags) {
   if (flags & ~0x7u) return set_error(cudaErrorInvalidValue);
   return alloc_common(pHost, size, mem_kind::pinned, flags, "cudaHostAlloc");
@@ -815,8 +968,8 @@ static cudaError_t free_common(void *ptr, const char *api, bool want_host) {
   if (it == live.end()) {
     lookup l = find_locked(ptr);
     if (l.live)
-      report("%s(%p): the pointer is inside an allocation (%zu bytes at %p), not its start", api, ptr, l.size,
-             (void *)l.base);
+      report("%s(%p): the pointer is inside an allocation (%zu bytes at %p), not its start", api,
+             ptr, l.size, (void *)l.base);
     else if (l.freed)
       report("%s(%p): this memory was already freed (freed twice?)", api, ptr);
     else
@@ -847,8 +1000,12 @@ static cudaError_t free_common(void *ptr, const char *api, bool want_host) {
   std::free(ptr);
   return cudaSuccess;
 }
-cudaError_t cudaFree(void *devPtr) { return free_common(devPtr, "cudaFree", false); }
-cudaError_t cudaFreeHost(void *ptr) { return free_common(ptr, "cudaFreeHost", true); }
+cudaError_t cudaFree(void *devPtr) {
+  return free_common(devPtr, "cudaFree", false);
+}
+cudaError_t cudaFreeHost(void *ptr) {
+  return free_common(ptr, "cudaFreeHost", true);
+}
 
 cudaError_t cudaHostRegister(void *ptr, size_t size, unsigned int flags) {
   if (!ptr || size == 0 || (flags & ~0xFu)) return set_error(cudaErrorInvalidValue);
@@ -877,8 +1034,11 @@ cudaError_t cudaHostGetDevicePointer(void **pDevice, void *pHost, unsigned int f
   if (!pDevice || flags != 0) return set_error(cudaErrorInvalidValue);
   std::lock_guard<std::mutex> lock(mu);
   lookup l = find_locked(pHost);
-  if (!l.live || (l.kind != mem_kind::pinned && l.kind != mem_kind::registered && l.kind != mem_kind::managed)) {
-    report("cudaHostGetDevicePointer(%p): not memory from cudaHostAlloc/cudaMallocHost or cudaHostRegister", pHost);
+  if (!l.live || (l.kind != mem_kind::pinned && l.kind != mem_kind::registered &&
+                  l.kind != mem_kind::managed)) {
+    report("cudaHostGetDevicePointer(%p): not memory from cudaHostAlloc/cudaMallocHost or "
+           "cudaHostRegister",
+           pHost);
     return set_error(cudaErrorInvalidValue);
   }
   *pDevice = pHost; // unified addressing: the same address
@@ -908,12 +1068,21 @@ cudaError_t cudaPointerGetAttributes(struct cudaPointerAttributes *a, const void
     return cudaSuccess;
   }
   switch (l.kind) {
-    case mem_kind::device:
-    case mem_kind::pool:
-    case mem_kind::symbol: a->type = cudaMemoryTypeDevice; a->devicePointer = (void *)ptr; break;
-    case mem_kind::managed: a->type = cudaMemoryTypeManaged; a->devicePointer = a->hostPointer = (void *)ptr; break;
-    case mem_kind::pinned:
-    case mem_kind::registered: a->type = cudaMemoryTypeHost; a->devicePointer = a->hostPointer = (void *)ptr; break;
+  case mem_kind::device:
+  case mem_kind::pool:
+  case mem_kind::symbol:
+    a->type = cudaMemoryTypeDevice;
+    a->devicePointer = (void *)ptr;
+    break;
+  case mem_kind::managed:
+    a->type = cudaMemoryTypeManaged;
+    a->devicePointer = a->hostPointer = (void *)ptr;
+    break;
+  case mem_kind::pinned:
+  case mem_kind::registered:
+    a->type = cudaMemoryTypeHost;
+    a->devicePointer = a->hostPointer = (void *)ptr;
+    break;
   }
   return cudaSuccess;
 }
@@ -926,7 +1095,8 @@ cudaError_t cudaMemcpy(void *dst, const void *src, size_t count, enum cudaMemcpy
   if (count) std::memmove(dst, src, count);
   return cudaSuccess;
 }
-cudaError_t cudaMemcpyAsync(void *dst, const void *src, size_t count, enum cudaMemcpyKind kind, cudaStream_t stream) {
+cudaError_t cudaMemcpyAsync(void *dst, const void *src, size_t count, enum cudaMemcpyKind kind,
+                            cudaStream_t stream) {
   if (sticky() != cudaSuccess) return set_error(sticky());
   if (!valid_stream(stream)) return set_error(cudaErrorInvalidResourceHandle);
   cudaError_t e = check_copy("cudaMemcpyAsync", dst, src, count, kind);
@@ -936,10 +1106,12 @@ cudaError_t cudaMemcpyAsync(void *dst, const void *src, size_t count, enum cudaM
   });
   return cudaSuccess;
 }
-static cudaError_t copy2d(const char *api, void *dst, size_t dpitch, const void *src, size_t spitch, size_t width,
-                          size_t height, enum cudaMemcpyKind kind, bool async, cudaStream_t stream) {
+static cudaError_t copy2d(const char *api, void *dst, size_t dpitch, const void *src, size_t spitch,
+                          size_t width, size_t height, enum cudaMemcpyKind kind, bool async,
+                          cudaStream_t stream) {
   if (width > dpitch || width > spitch) {
-    report("%s: width %zu is larger than a pitch (dpitch %zu, spitch %zu)", api, width, dpitch, spitch);
+    report("%s: width %zu is larger than a pitch (dpitch %zu, spitch %zu)", api, width, dpitch,
+           spitch);
     return set_error(cudaErrorInvalidPitchValue);
   }
   if (height == 0 || width == 0) return cudaSuccess;
@@ -951,7 +1123,8 @@ static cudaError_t copy2d(const char *api, void *dst, size_t dpitch, const void 
   (void)send;
   if (e != cudaSuccess) return set_error(e);
   auto op = [=] {
-    for (size_t r = 0; r < height; ++r) std::memmove((char *)dst + r * dpitch, (const char *)src + r * spitch, width);
+    for (size_t r = 0; r < height; ++r)
+      std::memmove((char *)dst + r * dpitch, (const char *)src + r * spitch, width);
   };
   if (async)
     enqueue(stream, op);
@@ -959,12 +1132,13 @@ static cudaError_t copy2d(const char *api, void *dst, size_t dpitch, const void 
     op();
   return cudaSuccess;
 }
-cudaError_t cudaMemcpy2D(void *dst, size_t dpitch, const void *src, size_t spitch, size_t width, size_t height,
-                         enum cudaMemcpyKind kind) {
+cudaError_t cudaMemcpy2D(void *dst, size_t dpitch, const void *src, size_t spitch, size_t width,
+                         size_t height, enum cudaMemcpyKind kind) {
   return copy2d("cudaMemcpy2D", dst, dpitch, src, spitch, width, height, kind, false, nullptr);
 }
-cudaError_t cudaMemcpy2DAsync(void *dst, size_t dpitch, const void *src, size_t spitch, size_t width, size_t height,
-                              enum cudaMemcpyKind kind, cudaStream_t stream) {
+cudaError_t cudaMemcpy2DAsync(void *dst, size_t dpitch, const void *src, size_t spitch,
+                              size_t width, size_t height, enum cudaMemcpyKind kind,
+                              cudaStream_t stream) {
   return copy2d("cudaMemcpy2DAsync", dst, dpitch, src, spitch, width, height, kind, true, stream);
 }
 cudaError_t cudaMemcpyPeer(void *dst, int dstDevice, const void *src, int srcDevice, size_t count) {
@@ -978,8 +1152,9 @@ static cudaError_t check_set(const char *api, void *p, size_t count) {
   lookup l = find_locked(p);
   if (l.live && l.kind != mem_kind::pinned && l.kind != mem_kind::registered) {
     if ((uintptr_t)p + count > l.base + l.size) {
-      report("%s: the range [%p, +%zu bytes) runs past the end of its allocation of %zu bytes at %p", api, p, count,
-             l.size, (void *)l.base);
+      report(
+          "%s: the range [%p, +%zu bytes) runs past the end of its allocation of %zu bytes at %p",
+          api, p, count, l.size, (void *)l.base);
       return cudaErrorInvalidValue;
     }
     return cudaSuccess;
@@ -987,7 +1162,9 @@ static cudaError_t check_set(const char *api, void *p, size_t count) {
   if (l.freed && !l.live)
     report("%s: %p is in device memory that was already freed", api, p);
   else
-    report("%s: %p is not device memory (cudaMemset sets device memory; use memset for host memory)", api, p);
+    report(
+        "%s: %p is not device memory (cudaMemset sets device memory; use memset for host memory)",
+        api, p);
   return cudaErrorInvalidValue;
 }
 cudaError_t cudaMemset(void *devPtr, int value, size_t count) {
@@ -1017,22 +1194,26 @@ cudaError_t cudaMemset2D(void *devPtr, size_t pitch, int value, size_t width, si
   for (size_t r = 0; r < height; ++r) std::memset((char *)devPtr + r * pitch, value, width);
   return cudaSuccess;
 }
-cudaError_t cudaMemPrefetchAsync(const void *devPtr, size_t count, struct cudaMemLocation location, unsigned int,
-                                 cudaStream_t stream) {
+cudaError_t cudaMemPrefetchAsync(const void *devPtr, size_t count, struct cudaMemLocation location,
+                                 unsigned int, cudaStream_t stream) {
   if (sticky() != cudaSuccess) return set_error(sticky());
   if (!valid_stream(stream)) return set_error(cudaErrorInvalidResourceHandle);
-  if (location.type == cudaMemLocationTypeDevice && location.id != 0) return set_error(cudaErrorInvalidDevice);
+  if (location.type == cudaMemLocationTypeDevice && location.id != 0)
+    return set_error(cudaErrorInvalidDevice);
   lookup l = find(devPtr);
   if (!l.live || l.kind != mem_kind::managed || (uintptr_t)devPtr + count > l.base + l.size) {
-    report("cudaMemPrefetchAsync(%p, %zu): not a range of managed memory (cudaMallocManaged)", devPtr, count);
+    report("cudaMemPrefetchAsync(%p, %zu): not a range of managed memory (cudaMallocManaged)",
+           devPtr, count);
     return set_error(cudaErrorInvalidValue);
   }
   return cudaSuccess; // host and device share the memory: nothing to move
 }
-cudaError_t cudaMemAdvise(const void *devPtr, size_t count, enum cudaMemoryAdvise, struct cudaMemLocation) {
+cudaError_t cudaMemAdvise(const void *devPtr, size_t count, enum cudaMemoryAdvise,
+                          struct cudaMemLocation) {
   lookup l = find(devPtr);
   if (!l.live || l.kind != mem_kind::managed || (uintptr_t)devPtr + count > l.base + l.size) {
-    report("cudaMemAdvise(%p, %zu): not a range of managed memory (cudaMallocManaged)", devPtr, count);
+    report("cudaMemAdvise(%p, %zu): not a range of managed memory (cudaMallocManaged)", devPtr,
+           count);
     return set_error(cudaErrorInvalidValue);
   }
   return cudaSuccess;
@@ -1042,18 +1223,22 @@ cudaError_t cudaMemAdvise(const void *devPtr, size_t count, enum cudaMemoryAdvis
 
 static cudaError_t symbol_range(const char *api, const void *symbol, size_t count, size_t offset) {
   lookup l = find(symbol);
-  if (!l.live || (l.kind != mem_kind::symbol && l.kind != mem_kind::device && l.kind != mem_kind::managed)) {
+  if (!l.live ||
+      (l.kind != mem_kind::symbol && l.kind != mem_kind::device && l.kind != mem_kind::managed)) {
     report("%s: %p is not a __device__ or __constant__ variable", api, symbol);
     return cudaErrorInvalidSymbol;
   }
   if ((uintptr_t)symbol + offset + count > l.base + l.size) {
-    report("%s: %zu bytes at offset %zu run past the end of the symbol (%zu bytes)", api, count, offset, l.size);
+    report("%s: %zu bytes at offset %zu run past the end of the symbol (%zu bytes)", api, count,
+           offset, l.size);
     return cudaErrorInvalidValue;
   }
   return cudaSuccess;
 }
-cudaError_t cudaMemcpyToSymbol(const void *symbol, const void *src, size_t count, size_t offset, enum cudaMemcpyKind kind) {
-  if (kind != cudaMemcpyHostToDevice && kind != cudaMemcpyDeviceToDevice && kind != cudaMemcpyDefault)
+cudaError_t cudaMemcpyToSymbol(const void *symbol, const void *src, size_t count, size_t offset,
+                               enum cudaMemcpyKind kind) {
+  if (kind != cudaMemcpyHostToDevice && kind != cudaMemcpyDeviceToDevice &&
+      kind != cudaMemcpyDefault)
     return set_error(cudaErrorInvalidMemcpyDirection);
   cudaError_t e = symbol_range("cudaMemcpyToSymbol", symbol, count, offset);
   if (e != cudaSuccess) return set_error(e);
@@ -1062,8 +1247,10 @@ cudaError_t cudaMemcpyToSymbol(const void *symbol, const void *src, size_t count
   std::memmove((char *)symbol + offset, src, count);
   return cudaSuccess;
 }
-cudaError_t cudaMemcpyFromSymbol(void *dst, const void *symbol, size_t count, size_t offset, enum cudaMemcpyKind kind) {
-  if (kind != cudaMemcpyDeviceToHost && kind != cudaMemcpyDeviceToDevice && kind != cudaMemcpyDefault)
+cudaError_t cudaMemcpyFromSymbol(void *dst, const void *symbol, size_t count, size_t offset,
+                                 enum cudaMemcpyKind kind) {
+  if (kind != cudaMemcpyDeviceToHost && kind != cudaMemcpyDeviceToDevice &&
+      kind != cudaMemcpyDefault)
     return set_error(cudaErrorInvalidMemcpyDirection);
   cudaError_t e = symbol_range("cudaMemcpyFromSymbol", symbol, count, offset);
   if (e != cudaSuccess) return set_error(e);
@@ -1072,17 +1259,19 @@ cudaError_t cudaMemcpyFromSymbol(void *dst, const void *symbol, size_t count, si
   std::memmove(dst, (const char *)symbol + offset, count);
   return cudaSuccess;
 }
-cudaError_t cudaMemcpyToSymbolAsync(const void *symbol, const void *src, size_t count, size_t offset,
-                                    enum cudaMemcpyKind kind, cudaStream_t stream) {
+cudaError_t cudaMemcpyToSymbolAsync(const void *symbol, const void *src, size_t count,
+                                    size_t offset, enum cudaMemcpyKind kind, cudaStream_t stream) {
   cudaError_t e = symbol_range("cudaMemcpyToSymbolAsync", symbol, count, offset);
   if (e != cudaSuccess) return set_error(e);
-  return cudaMemcpyAsync((char *)symbol + offset, src, count, kind == cudaMemcpyHostToDevice ? cudaMemcpyDefault : kind, stream);
+  return cudaMemcpyAsync((char *)symbol + offset, src, count,
+                         kind == cudaMemcpyHostToDevice ? cudaMemcpyDefault : kind, stream);
 }
 cudaError_t cudaMemcpyFromSymbolAsync(void *dst, const void *symbol, size_t count, size_t offset,
                                       enum cudaMemcpyKind kind, cudaStream_t stream) {
   cudaError_t e = symbol_range("cudaMemcpyFromSymbolAsync", symbol, count, offset);
   if (e != cudaSuccess) return set_error(e);
-  return cudaMemcpyAsync(dst, (const char *)symbol + offset, count, kind == cudaMemcpyDeviceToHost ? cudaMemcpyDefault : kind, stream);
+  return cudaMemcpyAsync(dst, (const char *)symbol + offset, count,
+                         kind == cudaMemcpyDeviceToHost ? cudaMemcpyDefault : kind, stream);
 }
 cudaError_t cudaGetSymbolAddress(void **devPtr, const void *symbol) {
   if (!devPtr) return set_error(cudaErrorInvalidValue);
@@ -1149,19 +1338,23 @@ cudaError_t cudaMemPoolSetAttribute(cudaMemPool_t memPool, enum cudaMemPoolAttr 
   std::lock_guard<std::mutex> lock(mu);
   if (!valid_pool(memPool)) return set_error(cudaErrorInvalidValue);
   switch (attr) {
-    case cudaMemPoolAttrReleaseThreshold: memPool->release_threshold = (size_t)*(uint64_t *)value; return cudaSuccess;
-    case cudaMemPoolAttrReservedMemHigh:
-      if (*(uint64_t *)value != 0) return set_error(cudaErrorInvalidValue);
-      memPool->reserved_high = memPool->reserved;
-      return cudaSuccess;
-    case cudaMemPoolAttrUsedMemHigh:
-      if (*(uint64_t *)value != 0) return set_error(cudaErrorInvalidValue);
-      memPool->used_high = memPool->used;
-      return cudaSuccess;
-    case cudaMemPoolReuseFollowEventDependencies:
-    case cudaMemPoolReuseAllowOpportunistic:
-    case cudaMemPoolReuseAllowInternalDependencies: return cudaSuccess;
-    default: return set_error(cudaErrorInvalidValue);
+  case cudaMemPoolAttrReleaseThreshold:
+    memPool->release_threshold = (size_t) * (uint64_t *)value;
+    return cudaSuccess;
+  case cudaMemPoolAttrReservedMemHigh:
+    if (*(uint64_t *)value != 0) return set_error(cudaErrorInvalidValue);
+    memPool->reserved_high = memPool->reserved;
+    return cudaSuccess;
+  case cudaMemPoolAttrUsedMemHigh:
+    if (*(uint64_t *)value != 0) return set_error(cudaErrorInvalidValue);
+    memPool->used_high = memPool->used;
+    return cudaSuccess;
+  case cudaMemPoolReuseFollowEventDependencies:
+  case cudaMemPoolReuseAllowOpportunistic:
+  case cudaMemPoolReuseAllowInternalDependencies:
+    return cudaSuccess;
+  default:
+    return set_error(cudaErrorInvalidValue);
   }
 }
 cudaError_t cudaMemPoolGetAttribute(cudaMemPool_t memPool, enum cudaMemPoolAttr attr, void *value) {
@@ -1169,15 +1362,28 @@ cudaError_t cudaMemPoolGetAttribute(cudaMemPool_t memPool, enum cudaMemPoolAttr 
   std::lock_guard<std::mutex> lock(mu);
   if (!valid_pool(memPool)) return set_error(cudaErrorInvalidValue);
   switch (attr) {
-    case cudaMemPoolAttrReleaseThreshold: *(uint64_t *)value = memPool->release_threshold; return cudaSuccess;
-    case cudaMemPoolAttrReservedMemCurrent: *(uint64_t *)value = memPool->reserved; return cudaSuccess;
-    case cudaMemPoolAttrReservedMemHigh: *(uint64_t *)value = memPool->reserved_high; return cudaSuccess;
-    case cudaMemPoolAttrUsedMemCurrent: *(uint64_t *)value = memPool->used; return cudaSuccess;
-    case cudaMemPoolAttrUsedMemHigh: *(uint64_t *)value = memPool->used_high; return cudaSuccess;
-    case cudaMemPoolReuseFollowEventDependencies:
-    case cudaMemPoolReuseAllowOpportunistic:
-    case cudaMemPoolReuseAllowInternalDependencies: *(int *)value = 1; return cudaSuccess;
-    default: return set_error(cudaErrorInvalidValue);
+  case cudaMemPoolAttrReleaseThreshold:
+    *(uint64_t *)value = memPool->release_threshold;
+    return cudaSuccess;
+  case cudaMemPoolAttrReservedMemCurrent:
+    *(uint64_t *)value = memPool->reserved;
+    return cudaSuccess;
+  case cudaMemPoolAttrReservedMemHigh:
+    *(uint64_t *)value = memPool->reserved_high;
+    return cudaSuccess;
+  case cudaMemPoolAttrUsedMemCurrent:
+    *(uint64_t *)value = memPool->used;
+    return cudaSuccess;
+  case cudaMemPoolAttrUsedMemHigh:
+    *(uint64_t *)value = memPool->used_high;
+    return cudaSuccess;
+  case cudaMemPoolReuseFollowEventDependencies:
+  case cudaMemPoolReuseAllowOpportunistic:
+  case cudaMemPoolReuseAllowInternalDependencies:
+    *(int *)value = 1;
+    return cudaSuccess;
+  default:
+    return set_error(cudaErrorInvalidValue);
   }
 }
 cudaError_t cudaMemPoolTrimTo(cudaMemPool_t memPool, size_t minBytesToKeep) {
@@ -1186,7 +1392,8 @@ cudaError_t cudaMemPoolTrimTo(cudaMemPool_t memPool, size_t minBytesToKeep) {
   pool_trim(memPool, minBytesToKeep, trim_rule::keep_at_least);
   return cudaSuccess;
 }
-cudaError_t cudaMallocFromPoolAsync(void **ptr, size_t size, cudaMemPool_t memPool, cudaStream_t stream) {
+cudaError_t cudaMallocFromPoolAsync(void **ptr, size_t size, cudaMemPool_t memPool,
+                                    cudaStream_t stream) {
   if (!ptr) return set_error(cudaErrorInvalidValue);
   if (!valid_stream(stream)) return set_error(cudaErrorInvalidResourceHandle);
   std::lock_guard<std::mutex> lock(mu);
@@ -1205,12 +1412,14 @@ cudaError_t cudaFreeAsync(void *devPtr, cudaStream_t stream) {
   std::lock_guard<std::mutex> lock(mu);
   CUSIM_CHECK_STICKY();
   auto it = live.find((uintptr_t)devPtr);
-  if (it == live.end() || (it->second.kind != mem_kind::pool && it->second.kind != mem_kind::device)) {
+  if (it == live.end() ||
+      (it->second.kind != mem_kind::pool && it->second.kind != mem_kind::device)) {
     lookup l = find_locked(devPtr);
     if (l.freed && !l.live)
       report("cudaFreeAsync(%p): this memory was already freed (freed twice?)", devPtr);
     else
-      report("cudaFreeAsync(%p): the pointer was never returned by cudaMallocAsync or cudaMalloc", devPtr);
+      report("cudaFreeAsync(%p): the pointer was never returned by cudaMallocAsync or cudaMalloc",
+             devPtr);
     return set_error(cudaErrorInvalidValue);
   }
   bool pooled = it->second.kind == mem_kind::pool;
@@ -1250,7 +1459,9 @@ cudaError_t cudaStreamCreateWithPriority(cudaStream_t *pStream, unsigned int fla
 cudaError_t cudaStreamCreateWithFlags(cudaStream_t *pStream, unsigned int flags) {
   return cudaStreamCreateWithPriority(pStream, flags, 0);
 }
-cudaError_t cudaStreamCreate(cudaStream_t *pStream) { return cudaStreamCreateWithPriority(pStream, 0, 0); }
+cudaError_t cudaStreamCreate(cudaStream_t *pStream) {
+  return cudaStreamCreateWithPriority(pStream, 0, 0);
+}
 cudaError_t cudaStreamDestroy(cudaStream_t stream) {
   if (stream == nullptr || stream == cudaStreamLegacy || stream == cudaStreamPerThread)
     return set_error(cudaErrorInvalidResourceHandle);
@@ -1299,7 +1510,8 @@ cudaError_t cudaLaunchHostFunc(cudaStream_t stream, cudaHostFn_t fn, void *userD
   });
   return cudaSuccess;
 }
-cudaError_t cudaStreamAddCallback(cudaStream_t stream, cudaStreamCallback_t callback, void *userData, unsigned int flags) {
+cudaError_t cudaStreamAddCallback(cudaStream_t stream, cudaStreamCallback_t callback,
+                                  void *userData, unsigned int flags) {
   if (!callback || flags != 0) return set_error(cudaErrorInvalidValue);
   if (!valid_stream(stream)) return set_error(cudaErrorInvalidResourceHandle);
   enqueue(stream, [stream, callback, userData] { callback(stream, sticky(), userData); });
@@ -1320,7 +1532,9 @@ cudaError_t cudaEventCreateWithFlags(cudaEvent_t *event, unsigned int flags) {
   *event = e;
   return cudaSuccess;
 }
-cudaError_t cudaEventCreate(cudaEvent_t *event) { return cudaEventCreateWithFlags(event, 0); }
+cudaError_t cudaEventCreate(cudaEvent_t *event) {
+  return cudaEventCreateWithFlags(event, 0);
+}
 cudaError_t cudaEventRecordWithFlags(cudaEvent_t event, cudaStream_t stream, unsigned int) {
   if (!valid_stream(stream)) return set_error(cudaErrorInvalidResourceHandle);
   std::lock_guard<std::mutex> lock(mu);
@@ -1341,7 +1555,9 @@ cudaError_t cudaEventRecordWithFlags(cudaEvent_t event, cudaStream_t stream, uns
                          }});
   return cudaSuccess;
 }
-cudaError_t cudaEventRecord(cudaEvent_t event, cudaStream_t stream) { return cudaEventRecordWithFlags(event, stream, 0); }
+cudaError_t cudaEventRecord(cudaEvent_t event, cudaStream_t stream) {
+  return cudaEventRecordWithFlags(event, stream, 0);
+}
 cudaError_t cudaEventSynchronize(cudaEvent_t event) {
   {
     std::lock_guard<std::mutex> lock(mu);
@@ -1363,7 +1579,8 @@ cudaError_t cudaEventElapsedTime(float *ms, cudaEvent_t start, cudaEvent_t end) 
   std::lock_guard<std::mutex> lock(mu);
   CUSIM_CHECK_STICKY();
   if (!events.count(start) || !events.count(end)) return set_error(cudaErrorInvalidResourceHandle);
-  if ((start->flags | end->flags) & cudaEventDisableTiming) return set_error(cudaErrorInvalidResourceHandle);
+  if ((start->flags | end->flags) & cudaEventDisableTiming)
+    return set_error(cudaErrorInvalidResourceHandle);
   if (!start->recorded || !end->recorded) return set_error(cudaErrorInvalidResourceHandle);
   if (!start->completed || !end->completed) return set_error(cudaErrorNotReady);
   *ms = (float)((double)((int64_t)end->ns - (int64_t)start->ns) / 1e6);
@@ -1408,8 +1625,10 @@ cudaError_t cudaFuncSetCacheConfig(const void *func, enum cudaFuncCache) {
   if (!func) return set_error(cudaErrorInvalidDeviceFunction);
   return cudaSuccess;
 }
-cudaError_t cudaOccupancyMaxActiveBlocksPerMultiprocessorWithFlags(int *numBlocks, const void *func, int blockSize,
-                                                                   size_t dynamicSMemSize, unsigned int) {
+cudaError_t cudaOccupancyMaxActiveBlocksPerMultiprocessorWithFlags(int *numBlocks, const void *func,
+                                                                   int blockSize,
+                                                                   size_t dynamicSMemSize,
+                                                                   unsigned int) {
   if (!numBlocks || blockSize <= 0) return set_error(cudaErrorInvalidValue);
   (void)func;
   if (blockSize > 1024) {
@@ -1425,8 +1644,10 @@ cudaError_t cudaOccupancyMaxActiveBlocksPerMultiprocessorWithFlags(int *numBlock
   *numBlocks = std::max(0, std::min(by_threads, std::min(by_blocks, by_shared)));
   return cudaSuccess;
 }
-cudaError_t cudaOccupancyMaxActiveBlocksPerMultiprocessor(int *numBlocks, const void *func, int blockSize, size_t dynamicSMemSize) {
-  return cudaOccupancyMaxActiveBlocksPerMultiprocessorWithFlags(numBlocks, func, blockSize, dynamicSMemSize, 0);
+cudaError_t cudaOccupancyMaxActiveBlocksPerMultiprocessor(int *numBlocks, const void *func,
+                                                          int blockSize, size_t dynamicSMemSize) {
+  return cudaOccupancyMaxActiveBlocksPerMultiprocessorWithFlags(numBlocks, func, blockSize,
+                                                                dynamicSMemSize, 0);
 }
 
 } // extern "C"

@@ -33,8 +33,8 @@ bool valid_stream(cudaStream_t s);
 enum class mem_kind { device, managed, pinned, registered, pool, symbol };
 const char *kind_name(mem_kind k);
 struct lookup {
-  bool live = false;    // inside (or one past the end of) a live allocation
-  bool freed = false;   // inside an allocation that was freed
+  bool live = false;  // inside (or one past the end of) a live allocation
+  bool freed = false; // inside an allocation that was freed
   mem_kind kind = mem_kind::device;
   uintptr_t base = 0;
   size_t size = 0;

@@ -30,7 +30,8 @@
 #elif defined(CUSIM_USE_BOOST_CONTEXT)
 #include <boost/context/detail/fcontext.hpp>
 #elif !defined(__x86_64__)
-#error "the built-in fiber switch is x86-64 only: define CUSIM_USE_BOOST_CONTEXT (Boost.Context) or CUSIM_USE_UCONTEXT"
+#error                                                                                             \
+    "the built-in fiber switch is x86-64 only: define CUSIM_USE_BOOST_CONTEXT (Boost.Context) or CUSIM_USE_UCONTEXT"
 #endif
 
 #if defined(CUSIM_ASAN)
@@ -45,8 +46,8 @@ extern "C" void AnnotateIgnoreWritesBegin(const char *file, int line);
 extern "C" void AnnotateIgnoreWritesEnd(const char *file, int line);
 #endif
 
-extern "C" void __assert_fail(const char *assertion, const char *file, unsigned int line, const char *function) noexcept
-    __attribute__((noreturn));
+extern "C" void __assert_fail(const char *assertion, const char *file, unsigned int line,
+                              const char *function) noexcept __attribute__((noreturn));
 
 __thread cusim::detail::thread_ctx cusim_tls;
 
@@ -100,7 +101,14 @@ size_t stack_size_setting() {
 struct block_impl;
 struct launch_exec;
 
-enum thread_state : uint8_t { st_running = 0, st_at_barrier, st_at_warp, st_ready, st_exited, st_at_mask };
+enum thread_state : uint8_t {
+  st_running = 0,
+  st_at_barrier,
+  st_at_warp,
+  st_ready,
+  st_exited,
+  st_at_mask
+};
 
 struct warp_state {
   uint32_t arrived = 0;
@@ -127,7 +135,7 @@ struct block_impl : block {
   std::vector<unsigned> ready;
   std::vector<unsigned> iota; // 0, 1, ..., nthreads - 1
   std::vector<fiber *> parked;
-  std::vector<void *> sp; // saved context (ctx_t) of each parked thread
+  std::vector<void *> sp;  // saved context (ctx_t) of each parked thread
   std::vector<uint3> tidx; // threadIdx of each thread (blocks that are not 1-D)
   std::vector<uint8_t> state;
   std::vector<warp_state> warps;
@@ -141,8 +149,8 @@ struct block_impl : block {
   int bar_acc[2] = {0, 0};
 #if defined(CUSIM_TSAN)
   std::vector<void *> tsan_threads;
-  char bar_sync = 0;   // address used as the barrier's release/acquire object
-  char end_sync = 0;   // threads release at exit; the worker acquires at block end
+  char bar_sync = 0; // address used as the barrier's release/acquire object
+  char end_sync = 0; // threads release at exit; the worker acquires at block end
   std::vector<char> warp_sync;
 #endif
 };
@@ -179,7 +187,7 @@ struct worker {
   fiber *pending_from = nullptr;
   bool pending_free = false;
 #else
-  fiber *dying = nullptr; // a finished fiber, released by the side it switched to
+  fiber *dying = nullptr;   // a finished fiber, released by the side it switched to
   ctx_t dead_ctx = nullptr; // where a finished fiber's context goes (never resumed)
 #if defined(CUSIM_ASAN)
   fiber *last_from = nullptr;
@@ -192,7 +200,8 @@ thread_local worker *tl_worker = nullptr;
 fiber *new_stack_fiber() {
   size_t page = (size_t)sysconf(_SC_PAGESIZE);
   size_t size = (stack_size_setting() + page - 1) / page * page;
-  void *map = mmap(nullptr, size + page, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
+  void *map = mmap(nullptr, size + page, PROT_READ | PROT_WRITE,
+                   MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
   if (map == MAP_FAILED) {
     std::fprintf(stderr, "cusim: fatal: cannot map a fiber stack of %zu bytes\n", size);
     std::abort();
@@ -249,8 +258,8 @@ void fiber_entry_common(worker *w);
 //   returns to it. Boost.Context's jump_fcontext ends with an indirect `jmp` instead, which leaves
 //   the return stack one entry off, so the barrier function's own `ret` then mispredicts: measured
 //   here, 12.7 ns per switch through a call chain with jump_fcontext against 3.0 ns with this (and
-//   about 40% of the whole barrier crossing). It saves no MXCSR or x87 control word: all fibers of a
-//   worker share one floating-point environment, as a GPU thread's code never changes it.
+//   about 40% of the whole barrier crossing). It saves no MXCSR or x87 control word: all fibers of
+//   a worker share one floating-point environment, as a GPU thread's code never changes it.
 // * CUSIM_USE_BOOST_CONTEXT (other architectures): Boost.Context's fcontext.
 // * CUSIM_USE_UCONTEXT (no Boost, or CUSIM_FORCE_UCONTEXT): glibc's swapcontext, a system call.
 // A context (ctx_t) is the saved stack pointer of a fiber that was left.
@@ -270,8 +279,12 @@ void switch_to(worker *w, fiber *from, fiber *to, bool free_from) {
 inline void park_and_resume(worker *w, block_impl *b, fiber *self, unsigned, unsigned r) {
   switch_to(w, self, b->parked[r], false);
 }
-inline void park_and_start(worker *w, block_impl *, fiber *self, unsigned, fiber *f) { switch_to(w, self, f, false); }
-inline void finish_and_resume(worker *w, block_impl *b, unsigned r) { switch_to(w, w->current, b->parked[r], true); }
+inline void park_and_start(worker *w, block_impl *, fiber *self, unsigned, fiber *f) {
+  switch_to(w, self, f, false);
+}
+inline void finish_and_resume(worker *w, block_impl *b, unsigned r) {
+  switch_to(w, w->current, b->parked[r], true);
+}
 inline void prefetch_parked(block_impl *, unsigned) {}
 void uc_entry() {
   worker *w = tl_worker;
@@ -303,7 +316,9 @@ inline void raw_switch(ctx_t *save, ctx_t to) {
   *static_cast<ctx_t *>(tr.data) = tr.fctx;
 }
 void fcontext_entry(bctx::transfer_t tr);
-inline ctx_t make_ctx(char *top, size_t size) { return bctx::make_fcontext(top, size, fcontext_entry); }
+inline ctx_t make_ctx(char *top, size_t size) {
+  return bctx::make_fcontext(top, size, fcontext_entry);
+}
 #else
 } // namespace
 } // namespace rt
@@ -359,11 +374,14 @@ namespace cusim {
 namespace rt {
 namespace {
 static_assert(sizeof(void *) == 8, "the built-in fiber switch is x86-64 only");
-inline void raw_switch(ctx_t *save, ctx_t to) { cusim_switch_stack(save, to); }
+inline void raw_switch(ctx_t *save, ctx_t to) {
+  cusim_switch_stack(save, to);
+}
 // A fresh fiber: its first switch pops six zero registers and returns into the trampoline.
 inline ctx_t make_ctx(char *top, size_t) {
   void **sp = reinterpret_cast<void **>(reinterpret_cast<uintptr_t>(top) & ~(uintptr_t)15) - 8;
-  for (int i = 0; i < 6; ++i) sp[i] = nullptr; // r15, r14, r13, r12, rbx, rbp (0 ends frame-pointer walks)
+  for (int i = 0; i < 6; ++i)
+    sp[i] = nullptr; // r15, r14, r13, r12, rbx, rbp (0 ends frame-pointer walks)
   sp[6] = reinterpret_cast<void *>(&cusim_fiber_trampoline);
   sp[7] = nullptr;
   return sp;
@@ -423,7 +441,9 @@ inline void park_and_start(worker *w, block_impl *b, fiber *self, unsigned t, fi
   jump(w, self, f, f->ctx, &b->sp[t]);
 }
 // The running thread has returned: its fiber goes back to the pool, parked thread r resumes.
-inline void finish_and_resume(worker *w, block_impl *b, unsigned r) { jump(w, w->current, b->parked[r], b->sp[r], nullptr); }
+inline void finish_and_resume(worker *w, block_impl *b, unsigned r) {
+  jump(w, w->current, b->parked[r], b->sp[r], nullptr);
+}
 // Loads the top of a parked thread's stack into the cache ahead of its resumption.
 inline void prefetch_parked(block_impl *b, unsigned r) {
   const char *p = static_cast<const char *>(b->sp[r]);
@@ -492,8 +512,8 @@ std::string fmt3(uint3 v) {
 
 std::string where(block_impl *b) {
   char buf[512];
-  std::snprintf(buf, sizeof buf, "kernel '%s' (launched at %s:%d), block %s", b->k->name, b->k->file, b->k->line,
-                fmt3(b->idx).c_str());
+  std::snprintf(buf, sizeof buf, "kernel '%s' (launched at %s:%d), block %s", b->k->name,
+                b->k->file, b->k->line, fmt3(b->idx).c_str());
   return buf;
 }
 
@@ -554,8 +574,8 @@ void begin_failure(worker *w) {
   fiber *self = w->current;
   for (unsigned t = 0; t < b->nthreads; ++t) {
     uint8_t s = b->state[t];
-    if ((s == st_at_barrier || s == st_at_warp || s == st_ready || s == st_at_mask) && b->parked[t] != self && b->parked[t] != nullptr &&
-        t != cusim_tls.tid) {
+    if ((s == st_at_barrier || s == st_at_warp || s == st_ready || s == st_at_mask) &&
+        b->parked[t] != self && b->parked[t] != nullptr && t != cusim_tls.tid) {
       release_fiber(w, b->parked[t]);
     }
     b->parked[t] = nullptr;
@@ -568,7 +588,8 @@ void begin_failure(worker *w) {
 
 // Formats a message and ends the block with err. Cold and out of line: the barrier functions that
 // call it stay small, so a parked thread's frames take little cache.
-[[noreturn]] __attribute__((cold, noinline, format(printf, 3, 4))) void fail(block_impl *b, cudaError_t err, const char *fmt, ...) {
+[[noreturn]] __attribute__((cold, noinline, format(printf, 3, 4))) void
+fail(block_impl *b, cudaError_t err, const char *fmt, ...) {
   begin_failure(b->w);
   char buf[2048];
   va_list ap;
@@ -603,22 +624,26 @@ void begin_failure(worker *w) {
     unsigned m = (unsigned)__builtin_ctz(missing ? missing : 1u);
     unsigned mt = wi * 32 + m;
     const char *why = (mt < b->next && b->state[mt] == st_running) ? "has exited"
-                      : b->state[mt] == st_at_barrier ? "waits at __syncthreads()"
-                                                      : "never arrives";
+                      : b->state[mt] == st_at_barrier              ? "waits at __syncthreads()"
+                                                                   : "never arrives";
     std::snprintf(buf, sizeof buf,
-                  "deadlock in %s: thread %s waits in %s at %s:%d with mask 0x%08x, but lane %u (thread %s) %s "
+                  "deadlock in %s: thread %s waits in %s at %s:%d with mask 0x%08x, but lane %u "
+                  "(thread %s) %s "
                   "(%u of the mask's lanes missing)",
-                  where(b).c_str(), fmt3(thread_of(b, wi * 32 + lane)).c_str(), ws.what[lane], ws.file[lane],
-                  ws.line[lane], need, m, fmt3(thread_of(b, mt)).c_str(), why, (unsigned)__builtin_popcount(missing));
+                  where(b).c_str(), fmt3(thread_of(b, wi * 32 + lane)).c_str(), ws.what[lane],
+                  ws.file[lane], ws.line[lane], need, m, fmt3(thread_of(b, mt)).c_str(), why,
+                  (unsigned)__builtin_popcount(missing));
     abort_block(b, cudaErrorLaunchTimeout, buf);
   }
   if (waiting_bar > 0) {
     char buf[1024];
     std::snprintf(buf, sizeof buf,
-                  "barrier divergence in %s: %u thread(s) wait at __syncthreads() at %s:%d (first: thread %s), but "
+                  "barrier divergence in %s: %u thread(s) wait at __syncthreads() at %s:%d (first: "
+                  "thread %s), but "
                   "%u thread(s) exited without reaching it (first: thread %s)",
-                  where(b).c_str(), waiting_bar, b->bar_file, b->bar_line, fmt3(thread_of(b, first_bar)).c_str(),
-                  exited, first_exited == ~0u ? "?" : fmt3(thread_of(b, first_exited)).c_str());
+                  where(b).c_str(), waiting_bar, b->bar_file, b->bar_line,
+                  fmt3(thread_of(b, first_bar)).c_str(), exited,
+                  first_exited == ~0u ? "?" : fmt3(thread_of(b, first_exited)).c_str());
     abort_block(b, cudaErrorSynchronizationError, buf);
   }
   abort_block(b, cudaErrorLaunchTimeout, "deadlock in " + where(b));
@@ -626,14 +651,16 @@ void begin_failure(worker *w) {
 
 // A thread reached __syncthreads() at file:line while others wait at the barrier that bar_file and
 // bar_line name: the same barrier (the file named by another string) or a divergence.
-__attribute__((cold, noinline)) void barrier_mismatch(block_impl *b, unsigned t, const char *file, int line) {
+__attribute__((cold, noinline)) void barrier_mismatch(block_impl *b, unsigned t, const char *file,
+                                                      int line) {
   if (b->bar_line == line && std::strcmp(b->bar_file, file) == 0) return;
   begin_failure(b->w);
   fail(b, cudaErrorSynchronizationError,
-       "barrier divergence in %s: thread %s reached __syncthreads() at %s:%d while thread %s waits at "
+       "barrier divergence in %s: thread %s reached __syncthreads() at %s:%d while thread %s waits "
+       "at "
        "__syncthreads() at %s:%d (all threads of a block must reach the same barrier)",
-       where(b).c_str(), fmt3(thread_of(b, t)).c_str(), file, line, fmt3(thread_of(b, b->bar_first)).c_str(),
-       b->bar_file, b->bar_line);
+       where(b).c_str(), fmt3(thread_of(b, t)).c_str(), file, line,
+       fmt3(thread_of(b, b->bar_first)).c_str(), b->bar_file, b->bar_line);
 }
 
 // __activemask() is a rendezvous: a lane that calls it waits until every thread of the block has
@@ -839,13 +866,14 @@ unsigned configured_workers() {
 }
 
 class pool {
- public:
+public:
   explicit pool(unsigned n) : workers_(n) {
     for (unsigned i = 0; i < n; ++i) workers_[i] = new worker;
     for (unsigned i = 1; i < n; ++i) std::thread([this, i] { loop(i); }).detach();
   }
   void run(launch_exec *ex) {
-    unsigned helpers = (unsigned)std::min<uint64_t>(workers_.size() - 1, ex->total > 0 ? ex->total - 1 : 0);
+    unsigned helpers =
+        (unsigned)std::min<uint64_t>(workers_.size() - 1, ex->total > 0 ? ex->total - 1 : 0);
     {
       std::lock_guard<std::mutex> lock(mu_);
       job_ = ex;
@@ -860,7 +888,7 @@ class pool {
     job_ = nullptr;
   }
 
- private:
+private:
   void loop(unsigned i) {
     uint64_t seen = 0;
     for (;;) {
@@ -893,8 +921,9 @@ pool &the_pool() {
 
 } // namespace
 
-
-int worker_count() { return (int)configured_workers(); }
+int worker_count() {
+  return (int)configured_workers();
+}
 
 cudaError_t run_kernel(kernel_base *k) {
   launch_exec ex;
@@ -907,7 +936,8 @@ cudaError_t run_kernel(kernel_base *k) {
 
 } // namespace rt
 
-// ---- entry points used by cusim_device.h ----------------------------------------------------------
+// ---- entry points used by cusim_device.h
+// ----------------------------------------------------------
 
 namespace detail {
 using rt::block_impl;
@@ -944,8 +974,8 @@ void tsan_thread_enter(block *bb, unsigned t) {
     // Reports then name the CUDA thread: "Thread T5 'thread (3,0,0) of block (0,0,0)'".
     char name[64];
     uint3 ti = rt::thread_of(b, t);
-    std::snprintf(name, sizeof name, "thread (%u,%u,%u) of block (%u,%u,%u)", ti.x, ti.y, ti.z, b->idx.x, b->idx.y,
-                  b->idx.z);
+    std::snprintf(name, sizeof name, "thread (%u,%u,%u) of block (%u,%u,%u)", ti.x, ti.y, ti.z,
+                  b->idx.x, b->idx.y, b->idx.z);
     __tsan_set_fiber_name(b->tsan_threads[t], name);
   }
   __tsan_switch_to_fiber(b->tsan_threads[t], 0);
@@ -1019,9 +1049,10 @@ void *shared_site_alloc(unsigned id) {
   size_t limit = 48 * 1024;
   if (w->static_shared > limit) {
     char buf[512];
-    std::snprintf(buf, sizeof buf,
-                  "%s uses %zu bytes of static __shared__ memory; the limit is %zu bytes per block (49152)",
-                  rt::where(b).c_str(), w->static_shared, limit);
+    std::snprintf(
+        buf, sizeof buf,
+        "%s uses %zu bytes of static __shared__ memory; the limit is %zu bytes per block (49152)",
+        rt::where(b).c_str(), w->static_shared, limit);
     rt::abort_block(b, cudaErrorLaunchOutOfResources, buf);
   }
   return p;
@@ -1134,7 +1165,8 @@ unsigned activemask() {
   return ws.am_out[lane];
 }
 
-uint64_t warp_op(int kind, unsigned mask, uint64_t value, unsigned src_lane, const char *what, const char *file, int line) {
+uint64_t warp_op(int kind, unsigned mask, uint64_t value, unsigned src_lane, const char *what,
+                 const char *file, int line) {
   block_impl *b = static_cast<block_impl *>(cusim_tls.blk);
   if (b == nullptr) return value;
   unsigned t = cusim_tls.tid;
@@ -1143,8 +1175,11 @@ uint64_t warp_op(int kind, unsigned mask, uint64_t value, unsigned src_lane, con
   unsigned need = mask & rt::lanes_in_warp(b, wi);
   if (!(need & bit)) {
     rt::begin_failure(b->w);
-    rt::fail(b, cudaErrorIllegalInstruction, "in %s: thread %s (lane %u) calls %s at %s:%d with mask 0x%08x, which does not include its own lane",
-                  rt::where(b).c_str(), rt::fmt3(rt::thread_of(b, t)).c_str(), lane, what, file, line, mask);
+    rt::fail(b, cudaErrorIllegalInstruction,
+             "in %s: thread %s (lane %u) calls %s at %s:%d with mask 0x%08x, which does not "
+             "include its own lane",
+             rt::where(b).c_str(), rt::fmt3(rt::thread_of(b, t)).c_str(), lane, what, file, line,
+             mask);
   }
   ws.val[lane] = value;
   ws.src[lane] = (uint8_t)(src_lane & 31);
@@ -1166,51 +1201,53 @@ uint64_t warp_op(int kind, unsigned mask, uint64_t value, unsigned src_lane, con
       if (ws.mask[l] != need || ws.op[l] != kind) {
         rt::begin_failure(b->w);
         rt::fail(b, cudaErrorIllegalInstruction,
-                      "warp divergence in %s: thread %s calls %s at %s:%d with mask 0x%08x while thread %s calls %s at "
-                      "%s:%d with mask 0x%08x (the lanes of a mask must call the same warp function)",
-                      rt::where(b).c_str(), rt::fmt3(rt::thread_of(b, t)).c_str(), what, file, line, need,
-                      rt::fmt3(rt::thread_of(b, wi * 32 + l)).c_str(), ws.what[l], ws.file[l], ws.line[l], ws.mask[l]);
+                 "warp divergence in %s: thread %s calls %s at %s:%d with mask 0x%08x while thread "
+                 "%s calls %s at "
+                 "%s:%d with mask 0x%08x (the lanes of a mask must call the same warp function)",
+                 rt::where(b).c_str(), rt::fmt3(rt::thread_of(b, t)).c_str(), what, file, line,
+                 need, rt::fmt3(rt::thread_of(b, wi * 32 + l)).c_str(), ws.what[l], ws.file[l],
+                 ws.line[l], ws.mask[l]);
       }
     }
     switch (kind) {
-      case op_shfl:
-        for (unsigned m = need; m; m &= m - 1) {
-          unsigned l = (unsigned)__builtin_ctz(m);
-          unsigned s = ws.src[l];
-          ws.out[l] = (need >> s & 1u) ? ws.val[s] : ws.val[l];
-        }
-        break;
-      case op_ballot: {
-        uint64_t bits = 0;
-        for (unsigned m = need; m; m &= m - 1) {
-          unsigned l = (unsigned)__builtin_ctz(m);
-          if (ws.val[l]) bits |= 1u << l;
-        }
-        for (unsigned m = need; m; m &= m - 1) ws.out[__builtin_ctz(m)] = bits;
-        break;
+    case op_shfl:
+      for (unsigned m = need; m; m &= m - 1) {
+        unsigned l = (unsigned)__builtin_ctz(m);
+        unsigned s = ws.src[l];
+        ws.out[l] = (need >> s & 1u) ? ws.val[s] : ws.val[l];
       }
-      case op_match_any:
-        for (unsigned m = need; m; m &= m - 1) {
-          unsigned l = (unsigned)__builtin_ctz(m);
-          uint64_t same = 0;
-          for (unsigned m2 = need; m2; m2 &= m2 - 1) {
-            unsigned l2 = (unsigned)__builtin_ctz(m2);
-            if (ws.val[l2] == ws.val[l]) same |= 1u << l2;
-          }
-          ws.out[l] = same;
-        }
-        break;
-      case op_match_all: {
-        bool all = true;
-        unsigned first = (unsigned)__builtin_ctz(need);
-        for (unsigned m = need; m; m &= m - 1)
-          if (ws.val[__builtin_ctz(m)] != ws.val[first]) all = false;
-        for (unsigned m = need; m; m &= m - 1) ws.out[__builtin_ctz(m)] = all ? need : 0;
-        break;
+      break;
+    case op_ballot: {
+      uint64_t bits = 0;
+      for (unsigned m = need; m; m &= m - 1) {
+        unsigned l = (unsigned)__builtin_ctz(m);
+        if (ws.val[l]) bits |= 1u << l;
       }
-      default:
-        for (unsigned m = need; m; m &= m - 1) ws.out[__builtin_ctz(m)] = 0;
-        break;
+      for (unsigned m = need; m; m &= m - 1) ws.out[__builtin_ctz(m)] = bits;
+      break;
+    }
+    case op_match_any:
+      for (unsigned m = need; m; m &= m - 1) {
+        unsigned l = (unsigned)__builtin_ctz(m);
+        uint64_t same = 0;
+        for (unsigned m2 = need; m2; m2 &= m2 - 1) {
+          unsigned l2 = (unsigned)__builtin_ctz(m2);
+          if (ws.val[l2] == ws.val[l]) same |= 1u << l2;
+        }
+        ws.out[l] = same;
+      }
+      break;
+    case op_match_all: {
+      bool all = true;
+      unsigned first = (unsigned)__builtin_ctz(need);
+      for (unsigned m = need; m; m &= m - 1)
+        if (ws.val[__builtin_ctz(m)] != ws.val[first]) all = false;
+      for (unsigned m = need; m; m &= m - 1) ws.out[__builtin_ctz(m)] = all ? need : 0;
+      break;
+    }
+    default:
+      for (unsigned m = need; m; m &= m - 1) ws.out[__builtin_ctz(m)] = 0;
+      break;
     }
     ws.arrived &= ~need;
     for (unsigned m = need; m; m &= m - 1) rt::ready_push(b, wi * 32 + (unsigned)__builtin_ctz(m));
@@ -1229,8 +1266,8 @@ void assert_check(const char *expr, const char *file, int line, const char *func
   rt::begin_failure(b->w);
   uint3 bi = cusim_tls.block_idx, ti = cusim_tls.thread_idx;
   std::fflush(stdout);
-  std::fprintf(stderr, "%s:%d: %s: block: [%u,%u,%u], thread: [%u,%u,%u] Assertion `%s` failed.\n", file, line, function,
-               bi.x, bi.y, bi.z, ti.x, ti.y, ti.z, expr);
+  std::fprintf(stderr, "%s:%d: %s: block: [%u,%u,%u], thread: [%u,%u,%u] Assertion `%s` failed.\n",
+               file, line, function, bi.x, bi.y, bi.z, ti.x, ti.y, ti.z, expr);
   rt::abort_block(b, cudaErrorAssert, "device-side assert failed in " + rt::where(b));
 }
 
@@ -1238,8 +1275,8 @@ void trap(const char *file, int line) {
   block_impl *b = static_cast<block_impl *>(cusim_tls.blk);
   if (b == nullptr) std::abort();
   char buf[512];
-  std::snprintf(buf, sizeof buf, "__trap() at %s:%d in %s, thread %s", file, line, rt::where(b).c_str(),
-                rt::fmt3(cusim_tls.thread_idx).c_str());
+  std::snprintf(buf, sizeof buf, "__trap() at %s:%d in %s, thread %s", file, line,
+                rt::where(b).c_str(), rt::fmt3(cusim_tls.thread_idx).c_str());
   rt::abort_block(b, cudaErrorLaunchFailure, buf);
 }
 

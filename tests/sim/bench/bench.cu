@@ -6,8 +6,8 @@
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
-#include <vector>
 #include <cuda_runtime.h>
+#include <vector>
 
 extern "C" void plain_saxpy(float a, const float *x, float *y, int n);
 
@@ -39,8 +39,7 @@ static double seconds() {
   return std::chrono::duration<double>(std::chrono::steady_clock::now().time_since_epoch()).count();
 }
 
-template <class F>
-static double median_time(int repeat, F f) {
+template <class F> static double median_time(int repeat, F f) {
   std::vector<double> t;
   for (int r = 0; r < repeat; ++r) {
     double t0 = seconds();
@@ -75,7 +74,8 @@ int main(int argc, char **argv) {
   });
   std::printf("(a) element-wise y = a*x + y over %d floats, median of %d\n", n, repeat);
   std::printf("    plain C loop (1 thread):       %8.2f ms\n", t_c * 1e3);
-  std::printf("    simulator (%2d worker threads): %8.2f ms  = %.2fx the C loop\n", sms, t_sim * 1e3, t_sim / t_c);
+  std::printf("    simulator (%2d worker threads): %8.2f ms  = %.2fx the C loop\n", sms,
+              t_sim * 1e3, t_sim / t_c);
 
   int blocks = n / 256;
   float *out;
@@ -92,11 +92,14 @@ int main(int argc, char **argv) {
   for (int b = 0; b < blocks && ok; ++b) ok = out[b] == 256.0f;
   // 9 barriers per thread (1 + log2(256)).
   double crossings = (double)blocks * 256 * 9;
-  std::printf("(b) block reduction, 256 threads, 9 __syncthreads each, %d blocks, median of %d: %.2f ms (%s)\n",
+  std::printf("(b) block reduction, 256 threads, 9 __syncthreads each, %d blocks, median of %d: "
+              "%.2f ms (%s)\n",
               blocks, repeat, t_red * 1e3, ok ? "correct" : "WRONG");
-  std::printf("    %.1f million thread-barrier crossings per second in all, %.1f million per worker thread\n",
+  std::printf("    %.1f million thread-barrier crossings per second in all, %.1f million per "
+              "worker thread\n",
               crossings / t_red / 1e6, crossings / t_red / 1e6 / sms);
-  std::printf("    %.1f million per second of CPU time (process CPU time: the figure per core, whatever else runs)\n",
+  std::printf("    %.1f million per second of CPU time (process CPU time: the figure per core, "
+              "whatever else runs)\n",
               crossings / cpu_per_run / 1e6);
   return ok ? 0 : 1;
 }
