@@ -6,7 +6,7 @@ include(CheckLanguage)
 
 set(WB_SHARED_DIR "${CMAKE_CURRENT_LIST_DIR}/.." CACHE INTERNAL "")
 cmake_path(NORMAL_PATH WB_SHARED_DIR)
-set(WB_TEST_TIMEOUT 120 CACHE STRING "Seconds one run of a lesson program may take in a test")
+set(WB_TEST_TIMEOUT 60 CACHE STRING "Seconds one run of a lesson program may take in a test")
 
 # ---- Sanitizers (sim-asan, sim-race presets): the whole host build, no CUDA -------------------
 if(WB_SANITIZE STREQUAL "address")
