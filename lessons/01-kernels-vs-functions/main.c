@@ -1,6 +1,6 @@
 /* Lesson 01 driver: runs your squares_on_device() and checks it against the CPU reference, then
- * checks that your function reports a launch that could not start. You do not need to edit this
- * file. */
+ * checks that your function reports a launch that could not start, and that it waits for the
+ * kernel before it returns. You do not need to edit this file. */
 #include "lesson.h"
 
 #include <stdio.h>
@@ -16,6 +16,9 @@ static const wb_program program = {
     .n_meaning = "number of floats",
     .default_repeat = 5,
 };
+
+/* Check 3 looks at no more than this many elements (pinned host memory is precious). */
+enum { WAIT_CHECK_N = 1 << 20 };
 
 typedef struct {
   float *d_out;
@@ -78,8 +81,41 @@ int main(int argc, char **argv) {
            "returned %s instead of cudaErrorInvalidConfiguration\n",
            cudaGetErrorName(bad_status));
 
+  /* Check 3: does squares_on_device wait for its kernel? Here the output is host memory that the
+   * kernel writes directly (mapped memory, lesson 05), so no cudaMemcpy stands between the
+   * function's return and the host reading the result: whatever is not written yet shows. */
+  int waited = 1;
+  if (!wrong) {
+    int check_n = n < WAIT_CHECK_N ? n : WAIT_CHECK_N;
+    size_t check_bytes = (size_t)check_n * sizeof(float);
+    float *h_mapped = NULL, *d_mapped = NULL;
+    CUDA_CHECK(cudaHostAlloc((void **)&h_mapped, check_bytes, cudaHostAllocMapped));
+    CUDA_CHECK(cudaHostGetDevicePointer((void **)&d_mapped, h_mapped, 0));
+    memset(h_mapped, 0xFF, check_bytes);
+    status = squares_on_device(d_mapped, check_n, 256);
+    /* Look at once, before any other CUDA call here could wait for the kernel. */
+    int complete = memcmp(h_mapped, want, check_bytes) == 0;
+    CUDA_CHECK(cudaDeviceSynchronize());
+    int complete_later = memcmp(h_mapped, want, check_bytes) == 0;
+    waited = status == cudaSuccess && complete;
+    if (status != cudaSuccess)
+      printf("check 3: squares_on_device returned %s for a valid launch\n",
+             cudaGetErrorName(status));
+    else if (complete)
+      wb_info(&args, "check 3: when squares_on_device returns, its kernel has finished: yes\n");
+    else if (complete_later)
+      printf("check 3: squares_on_device returned before its kernel had finished: read at once,\n"
+             "  the output was incomplete, and only a later cudaDeviceSynchronize() completed it.\n"
+             "  A launch does not wait: your function must.\n");
+    else
+      printf("check 3: squares_on_device(n = %d) did not fill the output, even after a\n"
+             "  cudaDeviceSynchronize()\n",
+             check_n);
+    CUDA_CHECK(cudaFreeHost(h_mapped));
+  }
+
   /* Figures: the kernel (with its synchronization) against the CPU loop. */
-  if (!wrong && reported) {
+  if (!wrong && reported && waited) {
     timing_context device_context = {d_out, n}, host_context = {got, n};
     double cpu_ms = wb_time_host_ms(run_reference, &host_context, 1, args.repeat);
     double gpu_ms = wb_time_cuda_ms(run_on_device, &device_context, 1, args.repeat);
@@ -92,5 +128,8 @@ int main(int argc, char **argv) {
   free(want);
   if (wrong) return wb_finish(0, "out[i] is not i*i (see the mismatches above)");
   if (!reported) return wb_finish(0, "a failed launch was not reported (task 3)");
+  if (!waited)
+    return wb_finish(0, "squares_on_device returned before its kernel had finished (task 3: wait "
+                        "with cudaDeviceSynchronize())");
   return wb_finish(1, NULL);
 }

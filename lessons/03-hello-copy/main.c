@@ -164,7 +164,9 @@ int main(int argc, char **argv) {
   } else {
     CUDA_CHECK(cudaMemcpy(out, many.out, (size_t)n * sizeof(float), cudaMemcpyDeviceToHost));
     copied = check_copy(&args, title, out, in, n);
-    if (!copied && !failure) failure = "copy_many_blocks did not copy every element (task 3)";
+    if (!copied && !failure)
+      failure = "copy_many_blocks did not copy every element (task 3, or task 1's index: with "
+                "many blocks, blockIdx.x counts)";
   }
   if (copied && fence) {
     float tail[COPY_BLOCK_SIZE];

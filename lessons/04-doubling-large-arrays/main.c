@@ -7,6 +7,12 @@
 #include <stdlib.h>
 #include <string.h>
 
+/* Under AddressSanitizer (the sim-asan preset) the arrays are allocated at their exact size, so
+ * the first access past the end is reported by the sanitizer with file and line. Otherwise both
+ * arrays get a fenced-off tail of one block, where a thread without a bounds check would land,
+ * and this driver reports any write into it. */
+#define WITH_FENCE (!WB_ASAN) /* under AddressSanitizer the sanitizer is the fence */
+
 static const wb_program program = {
     .program = "04-doubling-large-arrays",
     .summary = "double every element of a large array, and time the kernel against the whole trip",
@@ -20,10 +26,10 @@ static const wb_program program = {
 enum { THREADS_PER_BLOCK = 128 }; /* the seed's choice: a multiple of the warp size (32) */
 
 typedef struct {
-  const double *in; /* host input (for the CPU loop and the copies) */
-  double *out;      /* host output */
-  double *d_in, *d_out;
-  int n, blocks;
+  const double *in;     /* host input (for the CPU loop and the copies) */
+  double *out;          /* host output */
+  double *d_in, *d_out; /* n elements each, then `fence` more */
+  int n, blocks, fence;
 } context;
 
 static void run_cpu_loop(void *c_) {
@@ -65,22 +71,44 @@ static void run_whole_trip(void *c_) {
   run_copy_out(c_);
 }
 
-/* Fill d_out with 0xFF bytes (NaN as doubles) so that elements nobody wrote show up, launch,
- * wait, copy back, compare. Returns the number of wrong elements (all of them when the launch
- * was refused: that is a wrong answer too, not a crash). */
+/* Fill d_out, and its fence, with 0xFF bytes (NaN as doubles) so that elements nobody wrote show
+ * up, launch, wait, copy back, compare. Returns the number of wrong elements plus the writes that
+ * landed in the fence, which it also counts in *past_end (all n when the launch was refused: that
+ * is a wrong answer too, not a crash). */
 static long long check_launch(const char *what, context *c, cudaError_t (*launch)(context *),
-                              const double *want) {
+                              const double *want, long long *past_end) {
   size_t bytes = (size_t)c->n * sizeof(double);
-  CUDA_CHECK(cudaMemset(c->d_out, 0xFF, bytes));
+  CUDA_CHECK(cudaMemset(c->d_out, 0xFF, bytes + (size_t)c->fence * sizeof(double)));
   cudaError_t status = launch(c);
   if (status != cudaSuccess) {
     printf("%s: the launch was refused: %s: %s\n", what, cudaGetErrorName(status),
            cudaGetErrorString(status));
+    if (status == cudaErrorInvalidConfiguration)
+      printf("  (a grid of 0 blocks is refused: does the block count round up?)\n");
     return c->n;
   }
   CUDA_CHECK(cudaDeviceSynchronize()); /* the kernel runs; errors while it runs show up here */
   CUDA_CHECK(cudaMemcpy(c->out, c->d_out, bytes, cudaMemcpyDeviceToHost));
-  return (long long)wb_compare_f64(what, c->out, want, (size_t)c->n, 0.0, 0.0);
+  long long wrong = (long long)wb_compare_f64(what, c->out, want, (size_t)c->n, 0.0, 0.0);
+  if (c->fence) {
+    double tail[THREADS_PER_BLOCK];
+    CUDA_CHECK(cudaMemcpy(tail, c->d_out + c->n, sizeof tail, cudaMemcpyDeviceToHost));
+    int written = 0;
+    for (int i = 0; i < THREADS_PER_BLOCK; ++i) {
+      uint64_t bits;
+      memcpy(&bits, &tail[i], sizeof bits);
+      written += bits != UINT64_MAX;
+    }
+    if (written) {
+      printf("%s: %d element(s) past the end were written (out[%d] onward): threads with i >= n\n"
+             "  must do nothing. Here they landed in a fence this driver put after the array; in\n"
+             "  your own programs that memory belongs to something else.\n",
+             what, written, c->n);
+      *past_end += written;
+      wrong += written;
+    }
+  }
+  return wrong;
 }
 
 int main(int argc, char **argv) {
@@ -92,7 +120,8 @@ int main(int argc, char **argv) {
 
   wb_device device;
   wb_device_open(&device);
-  wb_require_device_memory(&program, &device, 2.0 * (double)bytes);
+  wb_require_device_memory(&program, &device,
+                           2.0 * (double)(bytes + THREADS_PER_BLOCK * sizeof(double)));
   wb_print_header(&program, &device, &args);
 
   double *in = malloc(bytes), *out = malloc(bytes), *want = malloc(bytes);
@@ -101,27 +130,32 @@ int main(int argc, char **argv) {
   wb_fill_f64(in, (size_t)n, args.seed, 0.0, 1.0); /* like numpy.random.random */
   double_reference(in, want, n);
 
-  context c = {in, out, NULL, NULL, n, 0};
-  CUDA_CHECK(cudaMalloc((void **)&c.d_in, bytes));
-  CUDA_CHECK(cudaMalloc((void **)&c.d_out, bytes));
+  context c = {in, out, NULL, NULL, n, 0, WITH_FENCE ? THREADS_PER_BLOCK : 0};
+  size_t fenced = bytes + (size_t)c.fence * sizeof(double);
+  CUDA_CHECK(cudaMalloc((void **)&c.d_in, fenced));
+  CUDA_CHECK(cudaMalloc((void **)&c.d_out, fenced));
   CUDA_CHECK(cudaMemcpy(c.d_in, in, bytes, cudaMemcpyHostToDevice));
+  if (c.fence) CUDA_CHECK(cudaMemset(c.d_in + n, 0, fenced - bytes)); /* harmless to read */
 
   /* Check 1: one thread per element, ceil(n / 128) blocks. */
   int blocks_needed = (n + THREADS_PER_BLOCK - 1) / THREADS_PER_BLOCK;
-  long long wrong = check_launch("out", &c, launch_kernel, want);
-  wb_info(&args, "check 1: %d blocks of %d threads, out[i] == 2 * in[i] for all %d elements: %s\n",
-          blocks_needed, THREADS_PER_BLOCK, n, wrong ? "no" : "yes");
+  long long past_end = 0; /* writes past the end of the array in check 1 */
+  long long wrong = check_launch("out", &c, launch_kernel, want, &past_end);
+  wb_info(&args, "check 1: %d block%s of %d threads, out[i] == 2 * in[i] for all %d elements: %s\n",
+          blocks_needed, blocks_needed == 1 ? "" : "s", THREADS_PER_BLOCK, n, wrong ? "no" : "yes");
 
   /* Check 2: the grid-stride loop must not care how many blocks it gets: one block (each
    * thread loops many times), a few, a few per multiprocessor (the usual choice), and one
    * thread per element (each thread loops at most once). */
   int grids[4] = {1, 3, 4 * (device.multiprocessors > 0 ? device.multiprocessors : 1),
                   blocks_needed};
-  long long stride_wrong = 0;
+  long long stride_wrong = 0, stride_past_end = 0;
   for (int g = 0; g < 4 && !stride_wrong; ++g) {
-    if (g > 0 && grids[g] == grids[g - 1]) continue; /* e.g. when n is small */
+    int seen = 0; /* small n: the last grid may equal an earlier one */
+    for (int h = 0; h < g; ++h) seen |= grids[h] == grids[g];
+    if (seen) continue;
     c.blocks = grids[g];
-    stride_wrong = check_launch("out", &c, launch_grid_stride, want);
+    stride_wrong = check_launch("out", &c, launch_grid_stride, want, &stride_past_end);
     wb_info(&args, "check 2: grid-stride loop on %d block%s of %d threads: %s\n", grids[g],
             grids[g] == 1 ? "" : "s", THREADS_PER_BLOCK, stride_wrong ? "no" : "yes");
     if (stride_wrong && args.quiet)
@@ -157,6 +191,9 @@ int main(int argc, char **argv) {
   free(in);
   free(out);
   free(want);
+  if (wrong && past_end)
+    return wb_finish(
+        0, "threads past the end of the array wrote to memory (task 1: the bounds check)");
   if (wrong)
     return wb_finish(0, "out[i] is not 2 * in[i] with one thread per element (tasks 1 and 2)");
   if (stride_wrong) return wb_finish(0, "the grid-stride kernel missed elements (task 3)");

@@ -65,7 +65,7 @@ static int all_equal(const double *got, const double *want, int n, double rtol) 
 
 static volatile double sink;
 
-static cudaError_t run_way(way *w, int n) {
+static cudaError_t run_way(way *w, int n, int checking) {
   switch (w->kind) {
   case IN_PLACE:
     return run_in_place(w->dev_in, w->dev_out, n);
@@ -77,6 +77,8 @@ static cudaError_t run_way(way *w, int n) {
     /* Like Numba's copy_to_host() with no argument: a new host array every time. */
     w->host_out = malloc((size_t)n * sizeof(double));
     if (!w->host_out) return cudaErrorMemoryAllocation;
+    /* When checking, NaN in it, so that unwritten elements show (timed runs leave it fresh). */
+    if (checking) memset(w->host_out, 0xFF, (size_t)n * sizeof(double));
     return run_explicit(w->host_in, w->host_out, w->dev_in, w->dev_out, n);
   }
   return cudaErrorInvalidValue;
@@ -90,7 +92,7 @@ static void check_and_time(way *w, const double *input, const double *want, int 
   if (w->host_in != input) memcpy(w->host_in, input, bytes); /* the data starts on the host */
   if (w->kind != EXPLICIT_NEW_OUTPUT) memset(w->host_out, 0xFF, bytes); /* NaN: "not written" */
 
-  cudaError_t status = run_way(w, n);
+  cudaError_t status = run_way(w, n, 1);
   if (status != cudaSuccess) {
     snprintf(problem, 160, "error %s", cudaGetErrorName(status));
     printf("%s: %s: %s\n", w->name, cudaGetErrorName(status), cudaGetErrorString(status));
@@ -121,7 +123,7 @@ static void check_and_time(way *w, const double *input, const double *want, int 
   for (int r = 0; r < args->repeat; ++r) {
     if (w->host_in != input) memcpy(w->host_in, input, bytes); /* untimed: back on the host */
     double start = wb_now_ms();
-    CUDA_CHECK(run_way(w, n));
+    CUDA_CHECK(run_way(w, n, 0));
     sink = touch_pages(w->host_out, n);
     times[r] = wb_now_ms() - start;
     if (w->kind == EXPLICIT_NEW_OUTPUT) free(w->host_out);

@@ -1,15 +1,17 @@
 /* Lesson 05: implicit vs explicit memory.
  *
  * The same small computation, out[i] = in[i] + 2, with the data brought to the GPU and back in
- * seven different ways. The kernel is given; your tasks are the memory calls around it:
+ * seven different ways (the README's table numbers the ways). The kernel is given; your seven
+ * tasks are the memory calls around it:
  *
- *   1, 2  managed memory (cudaMallocManaged): one pointer for both sides, the driver migrates
- *         pages on demand, the way Numba copies NumPy arrays for you without being asked;
- *   3     managed memory, but moved ahead of time with cudaMemPrefetchAsync;
- *   4     explicit copies with cudaMemcpy (cuda.to_device and copy_to_host in Numba);
- *   5, 6  pinned host memory: cudaMallocHost (cuda.pinned_array) and cudaHostRegister on an
- *         array that already exists (the cuda.pinned context manager);
- *   7     mapped, zero-copy host memory the kernel reads over the bus (cuda.mapped_array).
+ *   task 1  managed memory (cudaMallocManaged): one pointer for both sides, the driver migrates
+ *           pages on demand, the way Numba copies NumPy arrays for you without being asked;
+ *   task 2  run on memory both sides can reach (managed or mapped), and wait for the kernel;
+ *   task 3  managed memory, but moved ahead of time with cudaMemPrefetchAsync;
+ *   task 4  explicit copies with cudaMemcpy (cuda.to_device and copy_to_host in Numba);
+ *   task 5  pinned host memory from cudaMallocHost (cuda.pinned_array);
+ *   task 6  cudaHostRegister, which pins an array that already exists (cuda.pinned);
+ *   task 7  mapped, zero-copy host memory the kernel reads over the bus (cuda.mapped_array).
  *
  * Check your work with:  ./workbook check 05
  * (or: ctest --test-dir build -L lesson05 --output-on-failure).
