@@ -22,11 +22,11 @@ static const wb_program program = {
 };
 
 /* One IEEE addition is correctly rounded everywhere, so a + b must match the CPU exactly. The
- * expression is five roundings on the CPU, but a GPU fuses a*10+2 and (b+2)*10-5 into fused
+ * expression is seven roundings on the CPU, but a GPU fuses a*10+2 and (b+2)*10-5 into fused
  * multiply-adds (one rounding each instead of two), so its last bits may differ: rtol 1e-5 is
  * about 80 float ulps, far above the few an FMA changes. atol covers results near zero, where
  * a*10+2 cancels and a relative error means nothing: with inputs in [-1, 1] a fused multiply-add
- * moves such a result by at most about 1.2e-4. */
+ * moves such a result by at most about 1.5e-5 (half an ulp of a*10 near -2, times 25 * 5). */
 static const double expression_atol = 1e-3, expression_rtol = 1e-5;
 
 /* The int32 inputs: |a|, |b| <= 2000 keeps every intermediate of the expression below 2^31 - 1. */

@@ -64,7 +64,7 @@ int main(int argc, char **argv) {
 
   wb_device device;
   wb_device_open(&device);
-  wb_require_device_memory(&program, &device, (double)n + sizeof(unsigned int));
+  wb_require_device_memory(&program, &device, (double)n + 1 + sizeof(unsigned int));
   wb_print_header(&program, &device, &args);
 
   unsigned char *want = malloc((size_t)n), *got = malloc((size_t)n);
@@ -81,18 +81,26 @@ int main(int argc, char **argv) {
           first < n ? " (only these: it is slow)" : "", wrong_one_launch ? "no" : "yes");
   list_primes(&args, "one launch per number", got, first < LISTED_LIMIT ? first : LISTED_LIMIT);
 
-  /* Check 2: one thread per number, every flag and the count. 0xFF in every flag beforehand, so
-   * a flag nobody wrote shows up as 255. */
+  /* Check 2: one thread per number, every flag and the count. 0xFF goes into every flag
+   * beforehand, so a flag nobody wrote shows up as 255, and into one guard byte after the last
+   * flag, which only a loop that runs one number too far overwrites. */
   unsigned char *d_flags = NULL;
   unsigned int *d_count = NULL, got_count = 0;
-  CUDA_CHECK(cudaMalloc((void **)&d_flags, (size_t)n));
+  CUDA_CHECK(cudaMalloc((void **)&d_flags, (size_t)n + 1));
   CUDA_CHECK(cudaMalloc((void **)&d_count, sizeof *d_count));
-  CUDA_CHECK(cudaMemset(d_flags, 0xFF, (size_t)n));
+  CUDA_CHECK(cudaMemset(d_flags, 0xFF, (size_t)n + 1));
   CUDA_CHECK(primes_on_device(d_flags, n, d_count));
   CUDA_CHECK(cudaDeviceSynchronize());
   CUDA_CHECK(cudaMemcpy(got, d_flags, (size_t)n, cudaMemcpyDeviceToHost));
   CUDA_CHECK(cudaMemcpy(&got_count, d_count, sizeof got_count, cudaMemcpyDeviceToHost));
+  unsigned char guard = 0;
+  CUDA_CHECK(cudaMemcpy(&guard, d_flags + n, 1, cudaMemcpyDeviceToHost));
   size_t wrong_flags = wb_compare_u8("flags", got, want, (size_t)n);
+  if (guard != 0xFF) {
+    printf("  flags[%d], one past the end of the array, was written: the loop must stop at n - 1\n",
+           n);
+    ++wrong_flags;
+  }
   wb_info(&args, "check 2: one thread per number, all %d flags: %s\n", n,
           wrong_flags ? "no" : "yes");
   list_primes(&args, "one thread per number", got, n < LISTED_LIMIT ? n : LISTED_LIMIT);
