@@ -169,10 +169,7 @@ int main(int argc, char **argv) {
                 "many blocks, blockIdx.x counts)";
   }
   if (copied && fence) {
-    float tail[COPY_BLOCK_SIZE];
-    CUDA_CHECK(cudaMemcpy(tail, many.out + n, sizeof tail, cudaMemcpyDeviceToHost));
-    int written = 0;
-    for (int i = 0; i < COPY_BLOCK_SIZE; ++i) written += !untouched(&tail[i]);
+    int written = (int)wb_fence_written(many.out + n, COPY_BLOCK_SIZE, sizeof(float));
     if (written) {
       printf("  %d element(s) past the end were written (out[%d] onward): the %d thread(s) of the "
              "last block\n  that have no element must do nothing. Here they landed in a fence "

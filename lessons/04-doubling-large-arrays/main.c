@@ -91,14 +91,7 @@ static long long check_launch(const char *what, context *c, cudaError_t (*launch
   CUDA_CHECK(cudaMemcpy(c->out, c->d_out, bytes, cudaMemcpyDeviceToHost));
   long long wrong = (long long)wb_compare_f64(what, c->out, want, (size_t)c->n, 0.0, 0.0);
   if (c->fence) {
-    double tail[THREADS_PER_BLOCK];
-    CUDA_CHECK(cudaMemcpy(tail, c->d_out + c->n, sizeof tail, cudaMemcpyDeviceToHost));
-    int written = 0;
-    for (int i = 0; i < THREADS_PER_BLOCK; ++i) {
-      uint64_t bits;
-      memcpy(&bits, &tail[i], sizeof bits);
-      written += bits != UINT64_MAX;
-    }
+    int written = (int)wb_fence_written(c->d_out + c->n, (size_t)c->fence, sizeof(double));
     if (written) {
       printf("%s: %d element(s) past the end were written (out[%d] onward): threads with i >= n\n"
              "  must do nothing. Here they landed in a fence this driver put after the array; in\n"

@@ -138,6 +138,27 @@ void wb_require_host_memory(const wb_program *program, double bytes) {
                    bytes / 1073741824.0, physical / 1073741824.0);
 }
 
+/* ---- Fences ------------------------------------------------------------------------------ */
+
+size_t wb_fence_written(const void *d_fence, size_t count, size_t element_size) {
+  size_t bytes = count * element_size;
+  unsigned char *fence = malloc(bytes ? bytes : 1);
+  if (!fence) {
+    fprintf(stderr, "out of host memory for a fence of %zu bytes\n", bytes);
+    exit(WB_EXIT_CUDA);
+  }
+  CUDA_CHECK(cudaMemcpy(fence, d_fence, bytes, cudaMemcpyDeviceToHost));
+  size_t written = 0;
+  for (size_t i = 0; i < count; ++i)
+    for (size_t b = 0; b < element_size; ++b)
+      if (fence[i * element_size + b] != 0xFF) {
+        ++written;
+        break;
+      }
+  free(fence);
+  return written;
+}
+
 /* ---- Deterministic data ------------------------------------------------------------------ */
 
 /* SplitMix64's finalizer over seed and counter: every element is a pure function of (seed,

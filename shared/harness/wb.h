@@ -78,6 +78,15 @@ void wb_require_host_memory(const wb_program *program, double bytes);
 void wb_usage_error(const wb_program *program, const char *fmt, ...)
     __attribute__((format(printf, 2, 3), noreturn));
 
+/* ---- Fences: catching writes past the end of a device array ------------------------------- */
+
+/* A driver gives an output array a fence (extra elements after it), fills array and fence with
+ * 0xFF bytes before the launch, and afterwards asks how many of the fence's `count` elements of
+ * `element_size` bytes are no longer all 0xFF: those were written by threads that ran past the
+ * end. (Under AddressSanitizer, WB_ASAN, drivers leave the fence out: the sanitizer reports the
+ * overflow itself, with file and line.) */
+size_t wb_fence_written(const void *d_fence, size_t count, size_t element_size);
+
 /* ---- Deterministic data: a counter-based generator (same seed, same data, any backend) ---- */
 
 uint64_t wb_hash64(uint64_t seed, uint64_t counter);

@@ -71,8 +71,25 @@ static void test_median(void) {
   printf("median: ok\n");
 }
 
+static void test_fence(void) {
+  /* A fence of 8 floats after a 4-float array: untouched, then two of its elements written. */
+  float *d = NULL;
+  CUDA_CHECK(cudaMalloc((void **)&d, 12 * sizeof(float)));
+  CUDA_CHECK(cudaMemset(d, 0xFF, 12 * sizeof(float)));
+  EXPECT(wb_fence_written(d + 4, 8, sizeof(float)) == 0);
+  float zero = 0.0f;
+  CUDA_CHECK(cudaMemcpy(d + 4, &zero, sizeof zero, cudaMemcpyHostToDevice));
+  unsigned char one_byte = 0x7F;
+  CUDA_CHECK(cudaMemcpy((unsigned char *)(d + 11) + 3, &one_byte, 1, cudaMemcpyHostToDevice));
+  EXPECT(wb_fence_written(d + 4, 8, sizeof(float)) == 2);
+  EXPECT(wb_fence_written(d, 4, sizeof(float)) == 0);
+  CUDA_CHECK(cudaFree(d));
+  printf("fence: ok\n");
+}
+
 int main(void) {
   test_generator();
+  test_fence();
   test_compare();
   test_median();
   if (failures) {
