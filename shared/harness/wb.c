@@ -237,6 +237,13 @@ size_t wb_compare_f64(const char *what, const double *got, const double *want, s
   return mismatches;
 }
 
+size_t wb_count_mismatches_f64(const double *got, const double *want, size_t n, double atol,
+                               double rtol) {
+  size_t mismatches = 0;
+  for (size_t i = 0; i < n; ++i) mismatches += !float_matches(got[i], want[i], atol, rtol);
+  return mismatches;
+}
+
 size_t wb_compare_i32(const char *what, const int *got, const int *want, size_t n) {
   size_t mismatches = 0;
   for (size_t i = 0; i < n; ++i) {

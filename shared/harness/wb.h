@@ -109,6 +109,10 @@ size_t wb_compare_f64(const char *what, const double *got, const double *want, s
 size_t wb_compare_i32(const char *what, const int *got, const int *want, size_t n);
 size_t wb_compare_u8(const char *what, const unsigned char *got, const unsigned char *want,
                      size_t n);
+/* The same test as wb_compare_f64, silently: how many elements do not match. For a second look
+ * (e.g. "was the result right after a later synchronize?") that must not print mismatches. */
+size_t wb_count_mismatches_f64(const double *got, const double *want, size_t n, double atol,
+                               double rtol);
 /* Distance in units in the last place between two floats (for lessons about precision). */
 int64_t wb_ulp_distance_f32(float a, float b);
 /* How many mismatch lines the compare functions print (default 5). */

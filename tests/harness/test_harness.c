@@ -56,6 +56,9 @@ static void test_compare(void) {
   EXPECT(wb_compare_f32("a", wrong, want, 4, 1e-3, 1e-3) == 2); /* NaN is a mismatch */
   double dwant[2] = {1.0, INFINITY}, dgot[2] = {1.0, INFINITY};
   EXPECT(wb_compare_f64("d", dgot, dwant, 2, 0, 0) == 0);
+  double dwrong[2] = {1.5, NAN};
+  EXPECT(wb_count_mismatches_f64(dgot, dwant, 2, 0, 0) == 0);
+  EXPECT(wb_count_mismatches_f64(dwrong, dwant, 2, 0.1, 0) == 2); /* 0.5 off, and NaN */
   int iwant[3] = {1, 2, 3}, igot[3] = {1, 0, 3};
   EXPECT(wb_compare_i32("i", igot, iwant, 3) == 1);
   EXPECT(wb_ulp_distance_f32(1.0f, nextafterf(1.0f, 2.0f)) == 1);
