@@ -164,6 +164,66 @@ function(workbook_lesson)
       add_test(NAME ${lesson}.skeleton
                COMMAND bash "${WB_SHARED_DIR}/cmake/skeleton-guard.sh" "${exercise_file}" "${solution_file}")
       set_tests_properties(${lesson}.skeleton PROPERTIES LABELS "guard;lesson${number}")
+      workbook_mutants(${lesson} ${number} ${guard_backend} "${solution_file}" "${host_sources}"
+                       "${L_LIBRARIES}" "${L_OPENMP}" "${L_TEST_ARGS}")
     endif()
   endif()
+endfunction()
+
+# workbook_mutants(): the plausible wrong answers of a lesson, each a test that must FAIL with the
+# message that names its task. tests/mutants/NN-slug/NAME.sed is a sed script applied to the
+# solution; its comment lines give the expected message and, optionally, the sizes:
+#   # expect: REGEX        (extended regular expression the failing run's output must contain)
+#   # args: --n 1000       (argument sets, separated by ';'; default the lesson's TEST_ARGS)
+#   # env: NAME=VALUE      (environment for the run, separated by ';')
+# Test names: NN-slug.mutant.NAME, labels mutant and lessonNN.
+function(workbook_mutants lesson number backend solution_file host_sources libraries openmp test_args)
+  file(GLOB mutant_scripts "${PROJECT_SOURCE_DIR}/tests/mutants/${lesson}/*.sed")
+  cmake_path(GET solution_file EXTENSION LAST_ONLY extension)
+  foreach(script IN LISTS mutant_scripts)
+    cmake_path(GET script STEM name)
+    file(STRINGS "${script}" expect REGEX "^# expect: ")
+    file(STRINGS "${script}" args REGEX "^# args: ")
+    file(STRINGS "${script}" environment REGEX "^# env: ")
+    if(NOT expect)
+      message(FATAL_ERROR "${script}: no '# expect: REGEX' line")
+    endif()
+    string(REGEX REPLACE "^# expect: " "" expect "${expect}")
+    if(args)
+      string(REGEX REPLACE "^# args: " "" args "${args}")
+    else()
+      set(args "${test_args}")
+    endif()
+    string(REGEX REPLACE "^# env: " "" environment "${environment}")
+    set(source "${CMAKE_CURRENT_BINARY_DIR}/mutants/${name}${extension}")
+    add_custom_command(
+      OUTPUT "${source}"
+      COMMAND bash "${WB_SHARED_DIR}/cmake/make-mutant.sh" "${script}" "${solution_file}" "${source}"
+      DEPENDS "${script}" "${solution_file}" "${WB_SHARED_DIR}/cmake/make-mutant.sh"
+      COMMENT "mutant ${lesson}/${name}"
+      VERBATIM)
+    set(target "${lesson}.mutant.${name}")
+    if(backend STREQUAL "sim")
+      cusim_add_executable(${target} SOURCES "${source}" ${host_sources}
+                           LIBRARIES wb_harness_sim ${libraries})
+    else()
+      add_executable(${target} "${source}" ${host_sources})
+      target_link_libraries(${target} PRIVATE wb_harness_sim ${libraries})
+    endif()
+    target_include_directories(${target} PRIVATE "${CMAKE_CURRENT_SOURCE_DIR}")
+    if(openmp)
+      target_link_libraries(${target} PRIVATE OpenMP::OpenMP_C)
+    endif()
+    set_target_properties(${target} PROPERTIES RUNTIME_OUTPUT_DIRECTORY "${CMAKE_BINARY_DIR}/mutants")
+    add_test(NAME ${target}
+             COMMAND bash "${WB_SHARED_DIR}/cmake/run-lesson.sh" mutant ${WB_TEST_TIMEOUT}
+                     $<TARGET_FILE:${target}> ${args})
+    set_tests_properties(${target} PROPERTIES
+      LABELS "mutant;${backend};lesson${number}"
+      ENVIRONMENT "WB_EXPECT=${expect}"
+      TIMEOUT 900)
+    if(environment)
+      set_property(TEST ${target} APPEND PROPERTY ENVIRONMENT "${environment}")
+    endif()
+  endforeach()
 endfunction()

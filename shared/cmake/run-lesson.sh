@@ -7,6 +7,9 @@
 #                     return its exit code (77, "no CUDA device", is passed on: CTest skips).
 #   MODE expect-fail: the exercise-is-open guard. Pass when some run reports a wrong result
 #                     (exit 1) and none crashes or errors; fail when every run passes.
+#   MODE mutant:      a plausible wrong answer (tests/mutants). Pass when some run fails (any
+#                     exit but 0 and 77) and its output matches the extended regular expression
+#                     in $WB_EXPECT (the message that names the task); fail otherwise.
 set -u
 mode=${1:?mode} seconds=${2:?seconds} program=${3:?program}
 shift 3
@@ -30,13 +33,25 @@ run_one() { # prints the program's output, returns its exit code
 }
 
 saw_wrong=0
+log=$(mktemp)
+trap 'rm -f "$log"' EXIT
 for argset in "$@"; do
   echo "==> ${program##*/} $argset"
-  run_one "$argset"
+  run_one "$argset" > "$log" 2>&1
   status=$?
+  cat "$log"
   case $mode in
     check)
       [ $status -eq 0 ] || exit $status ;;
+    mutant)
+      if [ $status -ne 0 ] && [ $status -ne 77 ]; then
+        if grep -Eq -- "${WB_EXPECT:?WB_EXPECT}" "$log"; then
+          echo "mutant: OK, caught with the expected message"
+          exit 0
+        fi
+        echo "mutant: the run failed (exit $status) but without the expected message: $WB_EXPECT"
+        exit 1
+      fi ;;
     expect-fail)
       case $status in
         0) ;;
@@ -49,6 +64,10 @@ for argset in "$@"; do
   esac
 done
 
+if [ "$mode" = mutant ]; then
+  echo "mutant: every run passed: this wrong answer is not caught by the lesson's check"
+  exit 1
+fi
 if [ "$mode" = expect-fail ]; then
   if [ $saw_wrong -eq 1 ]; then
     echo "exercise-is-open: OK, the shipped exercise fails its check as it should"
