@@ -182,6 +182,7 @@ function(workbook_mutants lesson number backend solution_file host_sources libra
   cmake_path(GET solution_file EXTENSION LAST_ONLY extension)
   foreach(script IN LISTS mutant_scripts)
     cmake_path(GET script STEM name)
+    set_property(DIRECTORY APPEND PROPERTY CMAKE_CONFIGURE_DEPENDS "${script}")
     file(STRINGS "${script}" expect REGEX "^# expect: ")
     file(STRINGS "${script}" args REGEX "^# args: ")
     file(STRINGS "${script}" environment REGEX "^# env: ")

@@ -1,3 +1,3 @@
 # A learner's grid of n / threads_per_block blocks: the last partial block is never launched.
-# expect: round up\?.*tasks 1 and 2
+# expect: does the block count round up
 s|(n + threads_per_block - 1) / threads_per_block|n / threads_per_block|
