@@ -14,7 +14,7 @@
 #include "lesson.h"
 
 /* One thread per element. */
-__global__ void double_kernel(const double *in, double *out, int n) {
+__global__ void double_kernel(const double *__restrict__ in, double *__restrict__ out, int n) {
   // ---- task 1: one element per thread, and nobody past the end ------------------------------
   // TODO: compute this thread's element index i from blockIdx.x, blockDim.x and threadIdx.x, and
   //       only if i < n store 2 * in[i] in out[i]. The launch is rounded up to whole blocks, so
@@ -37,7 +37,8 @@ cudaError_t double_elements(const double *d_in, double *d_out, int n, int thread
 }
 
 /* Any number of blocks: each thread strides through the array by the size of the whole grid. */
-__global__ void double_grid_stride_kernel(const double *in, double *out, int n) {
+__global__ void double_grid_stride_kernel(const double *__restrict__ in, double *__restrict__ out,
+                                          int n) {
   // ---- task 3: a grid-stride loop -----------------------------------------------------------
   // TODO: start i at this thread's global index (as in task 1) and, while i < n, store
   //       2 * in[i] in out[i] and advance i by the number of threads in the whole grid,

@@ -83,8 +83,11 @@ static long long check_launch(const char *what, context *c, cudaError_t (*launch
   if (status != cudaSuccess) {
     printf("%s: the launch was refused: %s: %s\n", what, cudaGetErrorName(status),
            cudaGetErrorString(status));
-    if (status == cudaErrorInvalidConfiguration)
-      printf("  (a grid of 0 blocks is refused: does the block count round up?)\n");
+    if (status == cudaErrorInvalidConfiguration && c->n < THREADS_PER_BLOCK)
+      printf("  (n = %d is less than one block: does the block count round up?)\n", c->n);
+    else if (status == cudaErrorInvalidConfiguration)
+      printf("  (every grid and block dimension must be at least 1, and a block may have at most\n"
+             "  1024 threads)\n");
     return c->n;
   }
   CUDA_CHECK(cudaDeviceSynchronize()); /* the kernel runs; errors while it runs show up here */
@@ -102,6 +105,19 @@ static long long check_launch(const char *what, context *c, cudaError_t (*launch
     }
   }
   return wrong;
+}
+
+/* Enough blocks of THREADS_PER_BLOCK to fill every multiprocessor: as many threads as one keeps
+ * resident (2048 on an H100, so 16 blocks of 128 each). Four blocks per multiprocessor would
+ * leave three quarters of the thread slots empty (25% occupancy) and the memory system idle. */
+static int full_load_blocks(const wb_device *device) {
+  int threads_per_multiprocessor = 0;
+  if (cudaDeviceGetAttribute(&threads_per_multiprocessor, cudaDevAttrMaxThreadsPerMultiProcessor,
+                             0) != cudaSuccess ||
+      threads_per_multiprocessor < THREADS_PER_BLOCK)
+    threads_per_multiprocessor = 2048;
+  int multiprocessors = device->multiprocessors > 0 ? device->multiprocessors : 1;
+  return multiprocessors * (threads_per_multiprocessor / THREADS_PER_BLOCK);
 }
 
 int main(int argc, char **argv) {
@@ -138,10 +154,9 @@ int main(int argc, char **argv) {
           blocks_needed, blocks_needed == 1 ? "" : "s", THREADS_PER_BLOCK, n, wrong ? "no" : "yes");
 
   /* Check 2: the grid-stride loop must not care how many blocks it gets: one block (each
-   * thread loops many times), a few, a few per multiprocessor (the usual choice), and one
-   * thread per element (each thread loops at most once). */
-  int grids[4] = {1, 3, 4 * (device.multiprocessors > 0 ? device.multiprocessors : 1),
-                  blocks_needed};
+   * thread loops many times), a few, a full load for every multiprocessor (the usual choice),
+   * and one thread per element (each thread loops at most once). */
+  int grids[4] = {1, 3, full_load_blocks(&device), blocks_needed};
   long long stride_wrong = 0, stride_past_end = 0;
   for (int g = 0; g < 4 && !stride_wrong; ++g) {
     int seen = 0; /* small n: the last grid may equal an earlier one */

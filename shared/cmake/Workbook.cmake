@@ -196,6 +196,9 @@ function(workbook_mutants lesson number backend solution_file host_sources libra
       set(args "${test_args}")
     endif()
     string(REGEX REPLACE "^# env: " "" environment "${environment}")
+    # file(STRINGS) escapes the ';' inside a line; the lists here are meant to split on it
+    string(REPLACE "\\;" ";" args "${args}")
+    string(REPLACE "\\;" ";" environment "${environment}")
     set(source "${CMAKE_CURRENT_BINARY_DIR}/mutants/${name}${extension}")
     add_custom_command(
       OUTPUT "${source}"

@@ -321,6 +321,12 @@ double wb_time_host_ms(wb_timed_fn fn, void *context, int warmup, int repeat) {
   return median;
 }
 
+static int timing_now; /* wb_time_cuda_ms is inside a timed call */
+
+int wb_timing(void) {
+  return timing_now;
+}
+
 double wb_time_cuda_ms(wb_timed_fn fn, void *context, int warmup, int repeat) {
   cudaEvent_t start, stop;
   CUDA_CHECK(cudaEventCreate(&start));
@@ -331,7 +337,9 @@ double wb_time_cuda_ms(wb_timed_fn fn, void *context, int warmup, int repeat) {
   double *times = timing_buffer(repeat);
   for (int i = 0; i < repeat; ++i) {
     CUDA_CHECK(cudaEventRecord(start, 0));
+    timing_now = 1;
     fn(context);
+    timing_now = 0;
     CUDA_CHECK(cudaEventRecord(stop, 0));
     CUDA_CHECK(cudaGetLastError());
     CUDA_CHECK(cudaEventSynchronize(stop));

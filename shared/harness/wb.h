@@ -129,6 +129,9 @@ double wb_time_host_ms(wb_timed_fn fn, void *context, int warmup, int repeat);
  * Checks for launch and execution errors after each call. */
 double wb_time_cuda_ms(wb_timed_fn fn, void *context, int warmup, int repeat);
 double wb_median(double *values, int count); /* sorts values in place */
+/* True while wb_time_cuda_ms runs a timed call: a launcher that normally waits for its kernel
+ * (to report errors) leaves the wait to the timing events then, so they time the kernel alone. */
+int wb_timing(void);
 
 /* ---- The device ----------------------------------------------------------------------------- */
 

@@ -55,6 +55,6 @@ cudaError_t who_am_i_on_device(who_am_i *d_map, shape3 data, shape3 block) {
   // ---- end of task 5 -------------------------------------------------------------------------
   who_am_i_kernel<<<blocks_per_grid, threads_per_block>>>(d_map, data);
   cudaError_t status = cudaGetLastError(); /* was the launch accepted? (lesson 01) */
-  if (status != cudaSuccess) return status;
-  return cudaDeviceSynchronize(); /* did the kernel run to the end? */
+  if (status != cudaSuccess || wb_timing()) return status; /* timing: the events wait */
+  return cudaDeviceSynchronize();                          /* did the kernel run to the end? */
 }

@@ -14,7 +14,7 @@
 #include "lesson.h"
 
 /* One thread per element. */
-__global__ void double_kernel(const double *in, double *out, int n) {
+__global__ void double_kernel(const double *__restrict__ in, double *__restrict__ out, int n) {
   // ---- task 1: one element per thread, and nobody past the end ------------------------------
   int i = blockIdx.x * blockDim.x + threadIdx.x;
   if (i < n) out[i] = 2.0 * in[i];
@@ -30,7 +30,8 @@ cudaError_t double_elements(const double *d_in, double *d_out, int n, int thread
 }
 
 /* Any number of blocks: each thread strides through the array by the size of the whole grid. */
-__global__ void double_grid_stride_kernel(const double *in, double *out, int n) {
+__global__ void double_grid_stride_kernel(const double *__restrict__ in, double *__restrict__ out,
+                                          int n) {
   // ---- task 3: a grid-stride loop -----------------------------------------------------------
   int stride = blockDim.x * gridDim.x; /* threads in the whole grid */
   for (int i = blockIdx.x * blockDim.x + threadIdx.x; i < n; i += stride) out[i] = 2.0 * in[i];
