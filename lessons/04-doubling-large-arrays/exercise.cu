@@ -28,7 +28,8 @@ __global__ void double_kernel(const double *__restrict__ in, double *__restrict_
 
 cudaError_t double_elements(const double *d_in, double *d_out, int n, int threads_per_block) {
   // ---- task 2: enough blocks to cover every element ------------------------------------------
-  // TODO: set blocks to n / threads_per_block rounded UP (the seed's math.ceil), in integer
+  // TODO: set blocks to n / threads_per_block rounded UP (the Python original's math.ceil), in
+  // integer
   //       arithmetic: 1000 elements in blocks of 128 need 8 blocks, not 7.
   int blocks = 1;
   // ---- end of task 2 ------------------------------------------------------------------------

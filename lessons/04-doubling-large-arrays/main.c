@@ -16,14 +16,16 @@
 static const wb_program program = {
     .program = "04-doubling-large-arrays",
     .summary = "double every element of a large array, and time the kernel against the whole trip",
-    .default_n = 30000000, /* the seed's 30 million random numbers */
+    .default_n = 30000000, /* the Python original's 30 million random numbers */
     .min_n = 1,
     .max_n = 1 << 30,
     .n_meaning = "number of doubles",
     .default_repeat = 5,
 };
 
-enum { THREADS_PER_BLOCK = 128 }; /* the seed's choice: a multiple of the warp size (32) */
+enum {
+  THREADS_PER_BLOCK = 128
+}; /* the Python original's choice: a multiple of the warp size (32) */
 
 typedef struct {
   const double *in;     /* host input (for the CPU loop and the copies) */
@@ -63,8 +65,8 @@ static void run_copy_out(void *c_) {
   CUDA_CHECK(cudaMemcpy(c->out, c->d_out, (size_t)c->n * sizeof(double), cudaMemcpyDeviceToHost));
 }
 
-/* What the seed's first GPU version really timed: Numba copied the array in, ran the kernel and
- * copied the result out on every call. */
+/* What the Python original's first GPU version really timed: Numba copied the array in, ran the
+ * kernel and copied the result out on every call. */
 static void run_whole_trip(void *c_) {
   run_copy_in(c_);
   run_kernel(c_);

@@ -1,4 +1,4 @@
-/* Lesson 04: the CPU reference, the plain loop the seed ran in Python (about 10 s there for 30
+/* Lesson 04: the CPU reference, the plain loop the Python original ran (about 10 s there for 30
  * million numbers; compiled C does it in tens of milliseconds). */
 #include "lesson.h"
 

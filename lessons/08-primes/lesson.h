@@ -10,8 +10,8 @@
 extern "C" {
 #endif
 
-/* The seed's way, kept as a warning (exercise.cu): for each number 2 <= k < count, one launch of a
- * one-thread kernel and two tiny copies. Fills the HOST array flags[0..count). */
+/* The Python original's way, kept as a warning (exercise.cu): for each number 2 <= k < count, one
+ * launch of a one-thread kernel and two tiny copies. Fills the HOST array flags[0..count). */
 cudaError_t primes_one_launch_per_number(unsigned char *flags, int count);
 
 /* One thread per number (exercise.cu): fills d_flags[0..n) and sets *d_count to the number of
@@ -20,8 +20,9 @@ cudaError_t primes_one_launch_per_number(unsigned char *flags, int count);
 cudaError_t primes_on_device(unsigned char *d_flags, int n, unsigned int *d_count);
 
 /* The CPU references (reference.c). Both fill flags[0..n) and return the number of primes. */
-unsigned int primes_sieve(unsigned char *flags, int n);          /* exact and fast */
-unsigned int primes_trial_division(unsigned char *flags, int n); /* the seed's CPU ufunc */
+unsigned int primes_sieve(unsigned char *flags, int n); /* exact and fast */
+unsigned int primes_trial_division(unsigned char *flags,
+                                   int n); /* the Python original's CPU ufunc */
 
 #ifdef __cplusplus
 }

@@ -1,6 +1,6 @@
-/* Lesson 08 driver: checks the seed's one-launch-per-number way (on the first numbers only) and
- * your one-thread-per-number kernel against a sieve of Eratosthenes, flag by flag and by count,
- * then times them against the CPU. You do not need to edit this file. */
+/* Lesson 08 driver: checks the Python original's one-launch-per-number way (on the first numbers
+ * only) and your one-thread-per-number kernel against a sieve of Eratosthenes, flag by flag and by
+ * count, then times them against the CPU. You do not need to edit this file. */
 #include "lesson.h"
 
 #include <stdio.h>
@@ -10,7 +10,7 @@
 static const wb_program program = {
     .program = "08-primes",
     .summary = "flag the primes below n with one GPU thread per number, and count them",
-    .default_n = 10000000, /* the seed's 10 million */
+    .default_n = 10000000, /* the Python original's 10 million */
     .min_n = 1,
     .max_n = 1 << 30,
     .n_meaning = "numbers checked, 0 to n-1",
@@ -72,7 +72,8 @@ int main(int argc, char **argv) {
   unsigned int want_count = primes_sieve(want, n);
   wb_info(&args, "the sieve of Eratosthenes finds %u primes below %d\n", want_count, n);
 
-  /* Check 1: the seed's way, one launch of one thread per number, on the first numbers. */
+  /* Check 1: the Python original's way, one launch of one thread per number, on the first numbers.
+   */
   int first = n < ONE_LAUNCH_LIMIT ? n : ONE_LAUNCH_LIMIT;
   memset(got, 0xFF, (size_t)first);
   CUDA_CHECK(primes_one_launch_per_number(got, first));
@@ -108,8 +109,8 @@ int main(int argc, char **argv) {
           count_right ? "yes" : "no");
 
   if (!wrong_one_launch && !wrong_flags && count_right) {
-    wb_info(&args,
-            "times (the speed-ups are against the CPU trial division, the seed's baseline):\n");
+    wb_info(&args, "times (the speed-ups are against the CPU trial division, the Python original's "
+                   "baseline):\n");
     timing_context host = {got, NULL, NULL, n};
     /* Trial division is the slow one: timed once, after no warm-up. */
     double trial_ms = wb_time_host_ms(run_trial_division, &host, 0, 1);

@@ -18,8 +18,8 @@ unsigned int primes_sieve(unsigned char *flags, int n) {
   return count;
 }
 
-/* What the seed's @vectorize(target='cpu') is_prime did, on one core: try every divisor from 2 up
- * to the square root, stop at the first that divides. */
+/* What the Python original's @vectorize(target='cpu') is_prime did, on one core: try every divisor
+ * from 2 up to the square root, stop at the first that divides. */
 unsigned int primes_trial_division(unsigned char *flags, int n) {
   unsigned int count = 0;
   for (int number = 0; number < n; ++number) {

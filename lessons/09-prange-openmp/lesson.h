@@ -52,7 +52,7 @@ static inline size_t shape3_count(shape3 shape) {
  */
 void add_two_reference(const double *in, double *out, shape3 shape);
 
-/* reference.c: out = in + 2 with the seed's loop order, x outermost, then z, then y. */
+/* reference.c: out = in + 2 with the Python original's loop order, x outermost, then z, then y. */
 void add_two_seed_order(const double *in, double *out, shape3 shape);
 
 /* exercise.c, task 2: out = in + 2 with three nested loops in the order that suits the memory. */

@@ -75,7 +75,8 @@ int main(int argc, char **argv) {
   wb_args args;
   wb_parse_args(argc, argv, &program, &args);
   size_t edge = (size_t)args.n;
-  shape3 shape = {edge, edge, (edge + 1) / 2}; /* the seed's 1024 x 1024 x 512 is --n 1024 */
+  shape3 shape = {edge, edge,
+                  (edge + 1) / 2}; /* the Python original's 1024 x 1024 x 512 is --n 1024 */
   size_t count = shape3_count(shape);
   long long samples = 4 * (long long)count;
   size_t bytes = count * sizeof(double);
@@ -165,10 +166,11 @@ int main(int argc, char **argv) {
     double pi_serial_ms = wb_time_host_ms(time_pi_reference, &reference, 0, args.repeat);
     wb_print_figure(&args, "pi, serial (reference.c)", pi_serial_ms, 0, NULL, 0);
     double seed_order_ms = wb_time_host_ms(time_add_two_seed_order, &array, 0, args.repeat);
-    wb_print_figure(&args, "add 2, seed's order x,z,y", seed_order_ms, moved, NULL, 0);
+    wb_print_figure(&args, "add 2, Python's order x,z,y", seed_order_ms, moved, NULL, 0);
     double serial_ms = wb_time_host_ms(time_add_two_serial, &array, 0, args.repeat);
     wb_print_figure(&args, "add 2, your order (task 2)", serial_ms, moved, NULL, 0);
-    printf("  the seed's order takes %.1fx as long as yours\n", seed_order_ms / serial_ms);
+    printf("  the Python original's order takes %.1fx as long as yours\n",
+           seed_order_ms / serial_ms);
 
     printf("OpenMP (tasks 1 and 3), speedup over the same code on 1 thread:\n");
     printf("  %7s %12s %8s %12s %10s %8s\n", "threads", "pi (ms)", "speedup", "add 2 (ms)", "GB/s",

@@ -13,9 +13,9 @@ void add_two_reference(const double *in, double *out, shape3 shape) {
   for (size_t i = 0; i < count; ++i) out[i] = in[i] + 2.0;
 }
 
-/* The seed's Numba loop, written in C: `for x: for z: for y: out[z, y, x] = in[z, y, x] + 2`.
- * Correct, but the innermost loop steps through memory nx doubles at a time and the middle one
- * ny * nx at a time: nearly every access lands on a cache line (and often a page) that the
+/* The Python original's Numba loop, written in C: `for x: for z: for y: out[z, y, x] = in[z, y, x]
+ * + 2`. Correct, but the innermost loop steps through memory nx doubles at a time and the middle
+ * one ny * nx at a time: nearly every access lands on a cache line (and often a page) that the
  * previous access did not touch, and by the time x moves on to the neighbouring element the line
  * has long been evicted. */
 void add_two_seed_order(const double *in, double *out, shape3 shape) {

@@ -53,7 +53,8 @@ static pool_state show_pool(const wb_args *args, cudaMemPool_t pool, const char 
 }
 
 /* ---- Timed work: each call gets the memory, uses it, gives it back and waits, like one loop of
- * the seed's %timeit (which dropped each array before making the next). ----------------------- */
+ * the Python original's %timeit (which dropped each array before making the next).
+ * ----------------------- */
 
 typedef struct {
   size_t n, bytes;
@@ -94,7 +95,7 @@ static void pool_and_fill(void *context) {
   CUDA_CHECK(cudaStreamSynchronize(c->stream)); /* the data exists only once the kernel is done */
 }
 
-static void fill_launch_only(void *context) { /* the seed's mistake: nothing waits */
+static void fill_launch_only(void *context) { /* the Python original's mistake: nothing waits */
   timing_context *c = context;
   CUDA_CHECK(arange_on_device(c->d_buffer, c->n, c->stream));
 }

@@ -64,7 +64,7 @@ UFUNC2_CUDA(seed_expression_f32, float, seed_expression_f32)
 UFUNC2_CUDA(seed_expression_i32, int, seed_expression_i32)
 // ---- end of task 2 ----------------------------------------------------------------------------
 
-/* Everything the seed's timer around vectorAdd(A, B) measured, spelled out. */
+/* Everything the Python original's timer around vectorAdd(A, B) measured, spelled out. */
 cudaError_t add_f32_from_host(const float *a, const float *b, float *out, long long n) {
   // ---- task 3: what @vectorize(target='cuda') does with host arrays --------------------------
   size_t bytes = (size_t)n * sizeof(float);

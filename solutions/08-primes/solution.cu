@@ -1,28 +1,29 @@
 /* Lesson 08: primes, one thread per number.
  *
- * The seed's first try launched a kernel of ONE thread for EACH number, from a loop on the host,
- * and its kernel called every number from 2 to 9 prime. The first half of this file keeps that
- * design (fix the bug in it, task 1); the second half does the work the GPU's way: one thread per
- * number, a better divisor loop, and one shared count (tasks 2 to 4).
+ * The Python original's first try launched a kernel of ONE thread for EACH number, from a loop on
+ * the host, and its kernel called every number from 2 to 9 prime. The first half of this file keeps
+ * that design (fix the bug in it, task 1); the second half does the work the GPU's way: one thread
+ * per number, a better divisor loop, and one shared count (tasks 2 to 4).
  *
  * Check your work with:  ./workbook check 08
  * (or: ctest --test-dir build -L lesson08 --output-on-failure).
  */
 #include "lesson.h"
 
-/* ---- The seed's way: one launch per number --------------------------------------------------- */
+/* ---- The Python original's way: one launch per number ------------------------------------- */
 
-/* The seed's kernel in CUDA C. ONE thread tests ONE number and leaves the answer in result[0]: the
- * number itself when it is prime, 0 when it is not. The seed wrote the loop as Python's
- * `for ... else`, whose else branch runs whenever the loop ends without a `break`; its loop had no
- * break, so the else ran every time and overwrote the answer. */
+/* The Python original's kernel in CUDA C. ONE thread tests ONE number and leaves the answer in
+ * result[0]: the number itself when it is prime, 0 when it is not. The Python original wrote the
+ * loop as Python's `for ... else`, whose else branch runs whenever the loop ends without a `break`;
+ * its loop had no break, so the else ran every time and overwrote the answer. */
 __global__ void check_one_number(int number, int *result) {
-  // ---- task 1: the seed's for...else bug --------------------------------------------------------
+  // ---- task 1: the Python original's for...else bug
+  // --------------------------------------------------------
   int divisible = 0;
   for (int divisor = 2; divisor <= number / 2; ++divisor) {
     if (number % divisor == 0) {
       divisible = 1;
-      break; /* the break the seed forgot: one divisor is enough */
+      break; /* the break the Python original forgot: one divisor is enough */
     }
   }
   result[0] = divisible ? 0 : number;
@@ -33,7 +34,7 @@ cudaError_t primes_one_launch_per_number(unsigned char *flags, int count) {
   int *d_result = NULL;
   cudaError_t status = cudaMalloc((void **)&d_result, sizeof(int));
   for (int number = 0; number < count && status == cudaSuccess; ++number) {
-    if (number < 2) { /* the seed's loop started at 2 */
+    if (number < 2) { /* the Python original's loop started at 2 */
       flags[number] = 0;
       continue;
     }
