@@ -1,0 +1,39 @@
+#!/usr/bin/env bash
+# check-width.sh BIN_DIR [COLUMNS]
+#
+# Every line a learner reads fits a terminal of COLUMNS (default 80) characters: runs each lesson
+# program in BIN_DIR (simulator and CPU builds, exercise and solution) with --help, at a few small
+# sizes and with a bad flag, and reports every line wider than that, with the program and the
+# flags that printed it. Characters are counted, not bytes (UTF-8), and tabs as 8.
+set -u
+bin=${1:?bin dir} columns=${2:-80}
+export LC_ALL=C.UTF-8
+shopt -s nullglob
+programs=("$bin"/[0-9][0-9]-*.{exercise,solution}.{sim,cpu})
+if [ ${#programs[@]} -eq 0 ]; then
+  echo "check-width: no lesson programs in $bin"
+  exit 1
+fi
+wide=0
+check_output() { # LABEL: reads the output on stdin
+  local label=$1 line
+  while IFS= read -r line; do
+    line=${line//$'\t'/        }
+    if [ ${#line} -gt "$columns" ]; then
+      wide=$((wide + 1))
+      printf '%s (%d columns):\n  %s\n' "$label" "${#line}" "$line"
+    fi
+  done
+}
+for program in "${programs[@]}"; do
+  name=${program##*/}
+  for flags in "--help" "--n 1 --repeat 1" "--n 1000 --repeat 1" "--n -3" "--bogus"; do
+    # shellcheck disable=SC2086 # flags split on purpose
+    check_output "$name $flags" < <(timeout 60 "$program" $flags 2>&1)
+  done
+done
+if [ $wide -gt 0 ]; then
+  echo "check-width: $wide line(s) wider than $columns columns"
+  exit 1
+fi
+echo "check-width: every line of ${#programs[@]} programs fits $columns columns"
