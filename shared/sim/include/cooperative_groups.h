@@ -11,6 +11,8 @@
 // group's barriers and shuffles exactly as it checks the plain ones.
 #ifndef CUSIM_COOPERATIVE_GROUPS_H
 #define CUSIM_COOPERATIVE_GROUPS_H
+/* The toolkit's own guard name: programs test it (helper_cuda.h does). */
+#define _COOPERATIVE_GROUPS_H_
 
 #ifndef __cplusplus
 #error "cooperative_groups.h is for CUDA C++ (.cu) sources"

@@ -1,6 +1,8 @@
 /* cuda.h for the CPU simulator: the few driver API names teaching programs mention. */
 #ifndef CUSIM_CUDA_H
 #define CUSIM_CUDA_H
+/* The toolkit's own guard name: programs test it (helper_cuda.h does). */
+#define __cuda_cuda_h__
 #pragma GCC system_header
 #include "cuda_runtime_api.h"
 

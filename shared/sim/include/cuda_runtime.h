@@ -3,6 +3,8 @@
    and intrinsics (cusim_math.h). */
 #ifndef CUSIM_CUDA_RUNTIME_H
 #define CUSIM_CUDA_RUNTIME_H
+/* The toolkit's own guard name: programs test it (helper_cuda.h does). */
+#define __CUDA_RUNTIME_H__
 #pragma GCC system_header
 
 #include "cuda_runtime_api.h"

@@ -2,6 +2,8 @@
    functions behave as CUDA 13's do, on a simulated device that runs kernels on the host CPU. */
 #ifndef CUSIM_CUDA_RUNTIME_API_H
 #define CUSIM_CUDA_RUNTIME_API_H
+/* The toolkit's own guard name: programs test it (helper_cuda.h does). */
+#define __CUDA_RUNTIME_API_H__
 #pragma GCC system_header
 
 #include "driver_types.h"

@@ -7,6 +7,8 @@
  * error that says so. Write the random numbers in a kernel with curand_kernel.h instead. */
 #ifndef CUSIM_CURAND_H
 #define CUSIM_CURAND_H
+/* The toolkit's own guard name: programs test it (helper_cuda.h does). */
+#define CURAND_H_
 
 #include <stddef.h>
 

@@ -24,6 +24,8 @@
 // the right distribution but not cuRAND's exact draws.
 #ifndef CUSIM_CURAND_KERNEL_H
 #define CUSIM_CURAND_KERNEL_H
+/* The toolkit's own guard name: programs test it (helper_cuda.h does). */
+#define _CURAND_KERNEL_H_
 
 #ifndef __cplusplus
 #error "curand_kernel.h is for CUDA C++ (.cu) sources"

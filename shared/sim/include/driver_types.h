@@ -2,6 +2,8 @@
    names and numeric values as CUDA 13's. Compiles as C11 and as C++17. */
 #ifndef CUSIM_DRIVER_TYPES_H
 #define CUSIM_DRIVER_TYPES_H
+/* The toolkit's own guard name: programs test it (helper_cuda.h does). */
+#define __DRIVER_TYPES_H__
 #pragma GCC system_header
 
 #include "vector_types.h"

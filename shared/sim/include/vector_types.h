@@ -2,6 +2,8 @@
    functions. Compiles as C11 and as C++17. */
 #ifndef CUSIM_VECTOR_TYPES_H
 #define CUSIM_VECTOR_TYPES_H
+/* The toolkit's own guard name: programs test it (helper_cuda.h does). */
+#define __VECTOR_TYPES_H__
 #pragma GCC system_header
 
 #if defined(__cplusplus)

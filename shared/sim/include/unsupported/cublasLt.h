@@ -1,0 +1,2 @@
+/* Not simulated: see README.md in this folder. */
+#error "cusim: <cublasLt.h> is not simulated (cuBLAS)"

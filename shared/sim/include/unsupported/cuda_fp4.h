@@ -1,0 +1,2 @@
+/* Not simulated: see README.md in this folder. */
+#error "cusim: <cuda_fp4.h> is not simulated (small float types)"

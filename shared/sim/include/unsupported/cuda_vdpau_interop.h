@@ -1,0 +1,2 @@
+/* Not simulated: see README.md in this folder. */
+#error "cusim: <cuda_vdpau_interop.h> is not simulated (graphics interop)"
