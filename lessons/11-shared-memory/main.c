@@ -8,11 +8,11 @@
 
 static const wb_program program = {
     .program = "11-shared-memory",
-    .summary = "a 1D stencil with halos, and a matrix multiply tiled through shared memory",
+    .summary = "a halo stencil and a tiled matrix multiply in shared memory",
     .default_n = 4096, /* 4096 x 4096 matrices: large enough to time on a GPU */
     .min_n = 1,
     .max_n = 16384,
-    .n_meaning = "matrix side; the stencil runs over n * n floats",
+    .n_meaning = "matrix side; n * n floats in the stencil",
     .default_repeat = 5,
 };
 
