@@ -76,7 +76,7 @@ static int check_sum(const wb_args *args, const char *what, float got, double wa
   double tolerance = 2.0 * additions * UNIT_ROUNDOFF * abs_sum + 1e-30;
   double error = fabs((double)got - want);
   int right = error <= tolerance; /* false for NaN */
-  wb_info(args, "check: %-28s %s\n", what, right ? "yes" : "no");
+  wb_info(args, "check: %-30s %s\n", what, right ? "yes" : "no");
   if (!right)
     printf("  got %.9g, want %.9g (off by %.3g, allowed %.3g)\n", got, want, error, tolerance);
   return right;
@@ -137,8 +137,10 @@ int main(int argc, char **argv) {
   CUDA_CHECK(cudaMalloc((void **)&c.d_partials, (size_t)c.blocks * sizeof(float)));
   CUDA_CHECK(cudaMalloc((void **)&c.d_hits, sizeof(unsigned long long)));
   CUDA_CHECK(cudaMemcpy((void *)c.d_in, in, bytes, cudaMemcpyHostToDevice));
-  wb_info(&args, "sum of %d floats in [0, 1): %.9g (Kahan, in double); grid: %d block%s of %d\n", n,
-          want, c.blocks, c.blocks == 1 ? "" : "s", THREADS);
+  wb_info(&args, "sum of %d float%s in [0, 1): %.9g (Kahan, in double)\n", n, n == 1 ? "" : "s",
+          want);
+  wb_info(&args, "grid: %d block%s of %d threads, each thread a grid-stride loop\n", c.blocks,
+          c.blocks == 1 ? "" : "s", THREADS);
 
   /* Each way's longest chain of float additions: a thread's own grid-stride share, then the
    * steps that combine threads (a tree or shuffles: about log2 of their number), then the
@@ -183,7 +185,7 @@ int main(int argc, char **argv) {
   double sigma = 4.0 * sqrt(PI / 4 * (1 - PI / 4) / n);
   long long cpu_hits = count_pi_hits_reference(n, args.seed);
   int pi_right = hits <= (unsigned long long)n && fabs(estimate - PI) <= 6.0 * sigma;
-  wb_info(&args, "check: 5, pi from %d point%s: %.6f (CPU: %.6f; 6 sigma: %.2g): %s\n", n,
+  wb_info(&args, "check: 5, pi, %d point%s: %.6f (CPU %.6f, 6 sigma %.2g): %s\n", n,
           n == 1 ? "" : "s", estimate, 4.0 * (double)cpu_hits / n, 6.0 * sigma,
           pi_right ? "yes" : "no");
   if (!pi_right) printf("  %llu hits from %d points\n", hits, n);
