@@ -16,7 +16,7 @@ extern "C" {
 /* Task 1: every thread adds each of its elements to *d_total with atomicAdd. */
 cudaError_t sum_atomics(const float *d_in, int n, float *d_total, int blocks, int threads);
 
-/* Task 2: a shared-memory tree in every block (any number of threads per block, up to 1024),
+/* Task 2: a shared-memory tree in every block (any multiple of 32 threads, not only powers of 2),
  * one partial sum per block in d_partials (blocks floats), then a second pass, one block of
  * `threads` threads, sums the partials into *d_total. */
 cudaError_t sum_tree(const float *d_in, int n, float *d_partials, float *d_total, int blocks,
