@@ -1,0 +1,146 @@
+/* Lesson 12: reductions.
+ *
+ * Summing an array is the simplest computation where threads must combine their results. Four
+ * ways, from the slowest to the ones libraries use: every element an atomicAdd; a tree in shared
+ * memory in each block; warp shuffles, which pass values between the 32 lanes of a warp without
+ * memory; and cooperative groups' reduce, which does the shuffles for you. Each thread first
+ * sums its own elements of a grid-stride loop in a register, so the combining is done once per
+ * thread, not once per element. Then Monte Carlo pi: a reduction of hit counts.
+ *
+ * Your five tasks are marked below. Check your work with:  ./workbook check 12
+ * (or: ctest --test-dir build -L lesson12 --output-on-failure).
+ */
+#include "lesson.h"
+
+#include <cooperative_groups.h>
+#include <cooperative_groups/reduce.h>
+#include <curand_kernel.h>
+
+namespace cg = cooperative_groups;
+
+#define FULL_WARP 0xffffffffu /* all 32 lanes take part in a shuffle */
+
+/* This thread's share of a grid-stride loop, summed in a register. */
+__device__ float thread_sum(const float *__restrict__ in, int n) {
+  float sum = 0.0f;
+  for (int i = blockIdx.x * blockDim.x + threadIdx.x; i < n; i += blockDim.x * gridDim.x)
+    sum += in[i];
+  return sum;
+}
+
+/* 1. Atomics only. */
+__global__ void sum_atomics_kernel(const float *__restrict__ in, int n, float *total) {
+  // ---- task 1: one atomicAdd per element ----------------------------------------------------
+  // TODO: a grid-stride loop over the elements (as in thread_sum above) that adds each in[i]
+  //       to *total with atomicAdd(total, in[i]). A plain *total += in[i] loses additions:
+  //       thousands of threads read, add and write the same float at once.
+  (void)in;
+  (void)n;
+  (void)total;
+  // ---- end of task 1 ------------------------------------------------------------------------
+}
+
+cudaError_t sum_atomics(const float *d_in, int n, float *d_total, int blocks, int threads) {
+  sum_atomics_kernel<<<blocks, threads>>>(d_in, n, d_total);
+  return cudaGetLastError();
+}
+
+/* 2. A tree in shared memory, sequential addressing: at each level the upper half of the active
+ * cells is added onto the lower half, so the working threads are always the first ones. */
+__global__ void sum_tree_kernel(const float *__restrict__ in, int n, float *partials) {
+  extern __shared__ float partial[]; /* blockDim.x floats, one per thread (set at the launch) */
+  partial[threadIdx.x] = thread_sum(in, n);
+  __syncthreads(); /* every thread's sum is stored */
+  // ---- task 2: the tree ---------------------------------------------------------------------
+  // TODO: fold the cells partial[0 .. active-1] in half, level after level, until one is
+  //       left: start with active = blockDim.x; at each level half = (active + 1) / 2 (round
+  //       UP: blockDim.x need not be a power of two), and each thread with
+  //       (int)threadIdx.x + half < active adds partial[threadIdx.x + half] to
+  //       partial[threadIdx.x]. Between levels, wait: __syncthreads() while active > 2 * warpSize
+  //       (the next level reads cells other warps wrote); once only warp 0 works, __syncwarp() is
+  //       enough. Finally thread 0 stores partial[0] in partials[blockIdx.x].
+  (void)partials;
+  // ---- end of task 2 ------------------------------------------------------------------------
+}
+
+cudaError_t sum_tree(const float *d_in, int n, float *d_partials, float *d_total, int blocks,
+                     int threads) {
+  size_t shared_bytes = (size_t)threads * sizeof(float);
+  sum_tree_kernel<<<blocks, threads, shared_bytes>>>(d_in, n, d_partials);    /* one per block */
+  sum_tree_kernel<<<1, threads, shared_bytes>>>(d_partials, blocks, d_total); /* their sum */
+  return cudaGetLastError();
+}
+
+/* 3. Warp shuffles: after the loop lane 0 holds the sum of the warp's 32 values. */
+__device__ float warp_sum(float value) {
+  // ---- task 3: a warp's sum with __shfl_down_sync -------------------------------------------
+  // TODO: for offset = 16, 8, 4, 2, 1 (warpSize / 2 down to 1), add to value the value of
+  //       the lane `offset` places higher: value += __shfl_down_sync(FULL_WARP, value, offset).
+  //       Then lane 0 holds the sum of all 32 lanes; return value.
+  (void)value;
+  return 0.0f;
+  // ---- end of task 3 ------------------------------------------------------------------------
+}
+
+__global__ void sum_shuffle_kernel(const float *__restrict__ in, int n, float *total) {
+  __shared__ float warp_sums[32]; /* at most 1024 / 32 warps in a block */
+  int lane = threadIdx.x % warpSize, warp = threadIdx.x / warpSize;
+  float sum = warp_sum(thread_sum(in, n));
+  if (lane == 0) warp_sums[warp] = sum;
+  __syncthreads(); /* every warp's sum is stored */
+  if (warp == 0) { /* the first warp sums the warps' sums, and adds the block's to the total */
+    sum = warp_sum(lane < (int)(blockDim.x / warpSize) ? warp_sums[lane] : 0.0f);
+    if (lane == 0) atomicAdd(total, sum); /* one atomic per block */
+  }
+}
+
+cudaError_t sum_shuffle(const float *d_in, int n, float *d_total, int blocks, int threads) {
+  sum_shuffle_kernel<<<blocks, threads>>>(d_in, n, d_total);
+  return cudaGetLastError();
+}
+
+/* 4. Cooperative groups: the block split into tiles of 32 threads, each reduced by the library. */
+__global__ void sum_cooperative_groups_kernel(const float *__restrict__ in, int n, float *total) {
+  // ---- task 4: cg::reduce, then one atomicAdd per tile --------------------------------------
+  // TODO: split the block into tiles of 32 threads:
+  //         cg::thread_block block = cg::this_thread_block();
+  //         cg::thread_block_tile<32> tile = cg::tiled_partition<32>(block);
+  //       take this thread's sum, float sum = thread_sum(in, n); reduce it over the tile with
+  //       cg::reduce(tile, sum, cg::plus<float>()) (every lane gets the tile's sum), and let
+  //       the tile's first thread (tile.thread_rank() == 0) atomicAdd it to *total.
+  (void)in;
+  (void)n;
+  (void)total;
+  // ---- end of task 4 ------------------------------------------------------------------------
+}
+
+cudaError_t sum_cooperative_groups(const float *d_in, int n, float *d_total, int blocks,
+                                   int threads) {
+  sum_cooperative_groups_kernel<<<blocks, threads>>>(d_in, n, d_total);
+  return cudaGetLastError();
+}
+
+/* 5. Monte Carlo pi: each thread has its own Philox sequence (its index is the subsequence), so
+ * no two threads draw the same numbers, and the result depends only on the seed and the grid. */
+__global__ void pi_kernel(long long samples, unsigned long long seed, unsigned long long *hits) {
+  // ---- task 5: count the points inside the quarter circle -----------------------------------
+  // TODO: this thread's index and the grid's size, as in a grid-stride loop:
+  //         long long first = blockIdx.x * (long long)blockDim.x + threadIdx.x;
+  //         long long stride = (long long)blockDim.x * gridDim.x;
+  //       A Philox generator of its own: curandStatePhilox4_32_10_t state; and
+  //       curand_init(seed, first, 0, &state) (the subsequence `first` keeps threads apart).
+  //       For i = first, first + stride, ... below samples: x = curand_uniform(&state), y the
+  //       same, and count the point when x * x + y * y <= 1. Then add the counts: cg::reduce
+  //       over a tile of 32 (cg::tiled_partition<32>(cg::this_thread_block())) with
+  //       cg::plus<unsigned int>(), and one atomicAdd(hits, (unsigned long long)count) per tile.
+  (void)samples;
+  (void)seed;
+  (void)hits;
+  // ---- end of task 5 ------------------------------------------------------------------------
+}
+
+cudaError_t count_pi_hits(long long samples, unsigned long long seed, unsigned long long *d_hits,
+                          int blocks, int threads) {
+  pi_kernel<<<blocks, threads>>>(samples, seed, d_hits);
+  return cudaGetLastError();
+}
