@@ -84,8 +84,18 @@ enum token_kind {
 
 typedef struct token {
   uint32_t start, length; /* byte range in the input; inputs are limited to 4 GiB */
-  uint32_t kind;
+  uint16_t kind;
+  uint16_t system; /* 1 in a system header (linemarker flag 3): not the user's code */
 } token;
+
+/* A linemarker ('# 12 "file.cu" 3', or '#line 12 "file.cu"') of preprocessed input: the line
+ * after it is line `line` of `file`. */
+typedef struct linemarker {
+  size_t next_line; /* offset of the line it names */
+  size_t line;
+  size_t file_start, file_length; /* the name, between the quotes, in the input */
+  int system;
+} linemarker;
 
 typedef struct edit {
   size_t start, end;            /* input bytes replaced */
@@ -126,6 +136,10 @@ typedef struct rewriter {
 
   /* Backward walks never go below this token: it is past the last rewritten construct. */
   size_t walk_floor;
+
+  linemarker *markers;
+  size_t marker_count, marker_capacity;
+  int in_system_header; /* while tokenizing: the last linemarker had flag 3 */
 
   /* Cache for turning byte offsets into line:column (errors usually come in order). */
   size_t position_offset, position_line, position_line_start;
@@ -293,18 +307,36 @@ static void write_error_line(rewriter *r, byte_buffer *line) {
     r->out_of_memory = 1;
 }
 
+/* The last linemarker before offset, or NULL. */
+static const linemarker *marker_before(const rewriter *r, size_t offset) {
+  size_t low = 0, high = r->marker_count;
+  while (low < high) {
+    size_t middle = low + (high - low) / 2;
+    if (r->markers[middle].next_line <= offset)
+      low = middle + 1;
+    else
+      high = middle;
+  }
+  return low > 0 ? &r->markers[low - 1] : NULL;
+}
+
 /* Reports "file:line:col: error: before NAME after" at byte offset (NAME is token `name`'s text,
- * left out when name is NO_TOKEN). */
+ * left out when name is NO_TOKEN). In preprocessed input, file and line are the ones the
+ * linemarkers name: the learner's own file and line. */
 static void report_at_offset(rewriter *r, size_t offset, const char *before, size_t name,
                              const char *after) {
   if (r->stopped) return;
   byte_buffer line = {0};
-  size_t line_number = 1, column = 1;
+  size_t line_number = 1, column = 1, marker_line = 1, marker_column = 1;
+  const linemarker *marker = marker_before(r, offset);
+  if (marker) position_of(r, marker->next_line, &marker_line, &marker_column);
   position_of(r, offset, &line_number, &column);
+  if (marker) line_number = marker->line + (line_number - marker_line);
   char position[64];
   snprintf(position, sizeof position, ":%zu:%zu: error: ", line_number, column);
-  int ok = buffer_append_text(&line, r->filename) && buffer_append_text(&line, position) &&
-           buffer_append_text(&line, before);
+  int ok = (marker ? buffer_append(&line, r->source + marker->file_start, marker->file_length)
+                   : buffer_append_text(&line, r->filename)) &&
+           buffer_append_text(&line, position) && buffer_append_text(&line, before);
   if (ok && name != NO_TOKEN && name < r->token_count)
     ok = buffer_append(&line, token_text(r, name), r->tokens[name].length);
   if (ok && after) ok = buffer_append_text(&line, after);
@@ -494,8 +526,52 @@ static int push_token(rewriter *r, size_t start, size_t end, uint32_t kind) {
   token *t = &r->tokens[r->token_count++];
   t->start = (uint32_t)start;
   t->length = (uint32_t)(end - start);
-  t->kind = kind;
+  t->kind = (uint16_t)kind;
+  t->system = (uint16_t)r->in_system_header;
   return 1;
+}
+
+/* Records the directive [start, end) if it is a linemarker, and whether what follows is a system
+ * header's. Returns 2 for a linemarker (which is no token: the preprocessor puts them inside
+ * statements, around tokens from system macros), 1 for another directive, 0 when out of memory. */
+static int note_linemarker(rewriter *r, size_t start, size_t end) {
+  const char *s = r->source;
+  size_t p = start + 1;
+  while (p < end && (s[p] == ' ' || s[p] == '\t')) p++;
+  if (end - p > 4 && memcmp(s + p, "line", 4) == 0 && !is_identifier_char((unsigned char)s[p + 4]))
+    p += 4;
+  while (p < end && (s[p] == ' ' || s[p] == '\t')) p++;
+  if (p >= end || !is_digit((unsigned char)s[p])) return 1;
+  size_t line = 0;
+  while (p < end && is_digit((unsigned char)s[p])) {
+    if (line < (size_t)1 << 40) line = line * 10 + (size_t)(s[p] - '0');
+    p++;
+  }
+  while (p < end && (s[p] == ' ' || s[p] == '\t')) p++;
+  if (p >= end || s[p] != '"') return 1;
+  size_t file_start = ++p;
+  while (p < end && s[p] != '"') p += s[p] == '\\' ? 2 : 1;
+  if (p >= end) return 1;
+  size_t file_length = p - file_start;
+  int system = 0;
+  for (p++; p < end; p++)
+    if (s[p] == '3' && (s[p - 1] == ' ' || s[p - 1] == '\t')) system = 1;
+  r->in_system_header = system;
+  size_t next_line = end;
+  while (next_line < r->source_size && r->source[next_line] != '\n') next_line++;
+  if (next_line < r->source_size) next_line++;
+  if (!reserve((void **)&r->markers, &r->marker_capacity, r->marker_count + 1,
+               sizeof(linemarker))) {
+    r->out_of_memory = 1;
+    return 0;
+  }
+  linemarker *m = &r->markers[r->marker_count++];
+  m->next_line = next_line;
+  m->line = line;
+  m->file_start = file_start;
+  m->file_length = file_length;
+  m->system = system;
+  return 2;
 }
 
 static void note_macro_launch(rewriter *r, size_t offset) {
@@ -509,6 +585,7 @@ static void note_macro_launch(rewriter *r, size_t offset) {
 
 static int tokenize(rewriter *r, size_t start) {
   lexer lex = {r->source, r->source_size, start, 1};
+
   const char *s = r->source;
   size_t n = r->source_size;
   for (;;) {
@@ -538,7 +615,9 @@ static int tokenize(rewriter *r, size_t start) {
         end = lex.p;
       }
       lex.at_line_start = 0;
-      if (!push_token(r, token_start, end, TOKEN_DIRECTIVE)) return 0;
+      int marker = note_linemarker(r, token_start, end);
+      if (marker == 0 || (marker == 1 && !push_token(r, token_start, end, TOKEN_DIRECTIVE)))
+        return 0;
       continue;
     }
     lex.at_line_start = 0;
@@ -1187,6 +1266,22 @@ static void write_line_padding(const rewriter *r, const edit *x, size_t missing,
   }
 }
 
+/* After a replacement that swallowed linemarkers (a construct with tokens from a system macro):
+ * a linemarker naming the line the edit ends on, then blanks up to the edit end's column, so
+ * the code after it keeps its line (the physical line count changes; the logical one does not). */
+static void write_marker_resync(rewriter *r, const edit *x, const linemarker *last,
+                                cusim_sink output) {
+  size_t marker_line = 1, end_line = 1, column = 1, unused = 1;
+  position_of(r, last->next_line, &marker_line, &unused);
+  position_of(r, x->end, &end_line, &column);
+  char number[64];
+  snprintf(number, sizeof number, "\n# %zu \"", last->line + (end_line - marker_line));
+  output.write(output.context, number, strlen(number));
+  output.write(output.context, r->source + last->file_start, last->file_length);
+  output.write(output.context, last->system ? "\" 3\n" : "\"\n", last->system ? 4 : 2);
+  for (size_t c = 1; c < column; c++) output.write(output.context, " ", 1);
+}
+
 static void write_output(rewriter *r, size_t body_start, cusim_sink output) {
   byte_buffer header = {0};
   if (!buffer_append_text(&header, "#line 1 \"") ||
@@ -1208,7 +1303,11 @@ static void write_output(rewriter *r, size_t body_start, cusim_sink output) {
     output.write(output.context, text, x->text_size);
     size_t removed = count_newlines(r->source + x->start, x->end - x->start);
     size_t added = count_newlines(text, x->text_size);
-    if (removed > added) write_line_padding(r, x, removed - added, output);
+    const linemarker *before = marker_before(r, x->start), *after = marker_before(r, x->end);
+    if (before != after && after)
+      write_marker_resync(r, x, after, output);
+    else if (removed > added)
+      write_line_padding(r, x, removed - added, output);
     position = x->end;
   }
   if (r->source_size > position)
@@ -1268,5 +1367,6 @@ int cusim_rewrite_buffer(const char *input, size_t size, const char *filename, c
   free(r.scratch.data);
   free(r.braces_in_function);
   free(r.open_launches);
+  free(r.markers);
   return failed;
 }
