@@ -14,7 +14,11 @@
 
 /* A build that preprocesses before rewriting (CUSIM_PREPROCESS) keeps these three for the
    rewriter, which checks execution spaces, and defines them away when it compiles. */
-#ifndef CUSIM_PREPROCESS
+#ifdef CUSIM_PREPROCESS
+#define __global__ __global__ /* defined, as nvcc has them, yet left in the text */
+#define __device__ __device__
+#define __host__ __host__
+#else
 #define __global__
 #define __device__
 #define __host__

@@ -1225,6 +1225,358 @@ static void scan(rewriter *r) {
   }
 }
 
+/* ---- nvcc's static rules: execution spaces and kernel signatures -------------------------- */
+
+/* What nvcc rejects and the simulator's C++ compiler would accept: calls across execution
+ * spaces, kernels that return a value or are called without <<< >>>, <<< >>> on a function
+ * that is no kernel, __shared__ and __syncthreads() in host code. The check knows functions
+ * by name only, so it fires only when every declaration of a name agrees (overloads in
+ * different spaces, templates called with explicit arguments, member calls and lambda
+ * bodies are left alone): it may miss an error, never invent one. */
+
+enum { SPACE_HOST = 1, SPACE_DEVICE = 2, SPACE_GLOBAL = 4, SPACE_UNKNOWN = 0x80 };
+
+typedef struct function_name {
+  size_t token;    /* a token spelling the name */
+  unsigned spaces; /* union of the spaces of all its declarations */
+  int user;        /* declared at least once outside a system header */
+} function_name;
+
+typedef struct function_table {
+  function_name *slots;
+  size_t capacity, count;
+} function_table;
+
+static uint64_t token_hash(const rewriter *r, size_t i) {
+  uint64_t hash = 1469598103934665603u;
+  for (size_t k = 0; k < r->tokens[i].length; k++)
+    hash = (hash ^ (unsigned char)token_text(r, i)[k]) * 1099511628211u;
+  return hash;
+}
+
+static int same_token_text(const rewriter *r, size_t a, size_t b) {
+  return r->tokens[a].length == r->tokens[b].length &&
+         memcmp(token_text(r, a), token_text(r, b), r->tokens[a].length) == 0;
+}
+
+static function_name *table_find(const rewriter *r, const function_table *table, size_t name) {
+  if (!table->capacity) return NULL;
+  for (size_t k = token_hash(r, name) & (table->capacity - 1);; k = (k + 1) & (table->capacity - 1)) {
+    function_name *slot = &table->slots[k];
+    if (slot->token == NO_TOKEN) return NULL;
+    if (same_token_text(r, slot->token, name)) return slot;
+  }
+}
+
+static function_name *table_add(rewriter *r, function_table *table, size_t name) {
+  function_name *found = table_find(r, table, name);
+  if (found) return found;
+  if ((table->count + 1) * 2 > table->capacity) {
+    size_t capacity = table->capacity ? table->capacity * 2 : 1024;
+    function_name *slots = malloc(capacity * sizeof *slots);
+    if (!slots) {
+      r->out_of_memory = 1;
+      return NULL;
+    }
+    for (size_t k = 0; k < capacity; k++) slots[k].token = NO_TOKEN;
+    for (size_t k = 0; k < table->capacity; k++) {
+      if (table->slots[k].token == NO_TOKEN) continue;
+      size_t j = token_hash(r, table->slots[k].token) & (capacity - 1);
+      while (slots[j].token != NO_TOKEN) j = (j + 1) & (capacity - 1);
+      slots[j] = table->slots[k];
+    }
+    free(table->slots);
+    table->slots = slots;
+    table->capacity = capacity;
+  }
+  size_t k = token_hash(r, name) & (table->capacity - 1);
+  while (table->slots[k].token != NO_TOKEN) k = (k + 1) & (table->capacity - 1);
+  table->slots[k].token = name;
+  table->slots[k].spaces = 0;
+  table->slots[k].user = 0;
+  table->count++;
+  return &table->slots[k];
+}
+
+/* Library functions that exist only on the host (CUDA's device library has none of them). */
+static const char *const host_only_functions[] = {
+    "rand",   "srand",  "rand_r", "random", "srandom", "drand48", "fopen",  "fclose",
+    "fread",  "fwrite", "fgets",  "fputs",  "puts",    "fputc",   "fgetc",  "getchar",
+    "fprintf", "fscanf", "scanf", "time",   "exit",    "system",  "getenv", "sleep",
+    "usleep", "fflush", "perror", NULL};
+
+static int is_scope_boundary(const rewriter *r, size_t k) {
+  return is_statement_boundary(r, k) ||
+         (token_is_char(r, k, ':') && !token_is_char(r, k + 1, ':') &&
+          !token_is_char(r, k - 1, ':'));
+}
+
+/* First token of the declaration statement that holds token name. */
+static size_t declaration_start(const rewriter *r, size_t name) {
+  size_t k = name;
+  while (k > 0 && !is_scope_boundary(r, k - 1)) k--;
+  return k;
+}
+
+static size_t skip_group_forward(const rewriter *r, size_t open, char opening, char closing) {
+  size_t depth = 0;
+  for (size_t k = open; k < r->token_count; k++) {
+    if (token_is_char(r, k, opening)) depth++;
+    if (token_is_char(r, k, closing) && --depth == 0) return k;
+    if (token_is_char(r, k, ';') || token_is_char(r, k, '{')) return NO_TOKEN;
+  }
+  return NO_TOKEN;
+}
+
+static void report_rule(rewriter *r, size_t at, const char *before, size_t name,
+                        const char *after) {
+  byte_buffer text = {0};
+  if (!buffer_append_text(&text, after ? after : "") ||
+      !buffer_append_text(&text, " (nvcc rejects this too)") || !buffer_append(&text, "", 1)) {
+    r->out_of_memory = 1;
+    free(text.data);
+    return;
+  }
+  report(r, at, before, name, text.data);
+  free(text.data);
+}
+
+/* A __global__ function's return type must be void: the tokens before its name, less
+ * specifiers, attributes and a template header, must be exactly 'void'. */
+static void check_kernel_return(rewriter *r, size_t first, size_t name) {
+  static const char *const specifiers[] = {"__global__", "static", "inline", "extern",
+                                           "__forceinline__", "__noinline__", "__host__",
+                                           "__device__", NULL};
+  size_t void_count = 0, other = NO_TOKEN;
+  for (size_t k = first; k < name; k++) {
+    if (token_is(r, k, "template") && token_is_char(r, k + 1, '<')) {
+      size_t close = NO_TOKEN, depth = 0;
+      for (size_t j = k + 1; j < name; j++) {
+        if (token_is_char(r, j, '<')) depth++;
+        if (token_is_char(r, j, '>') && --depth == 0) {
+          close = j;
+          break;
+        }
+      }
+      if (close == NO_TOKEN) return;
+      k = close;
+      continue;
+    }
+    if (token_in_list(r, k, attribute_words) && token_is_char(r, k + 1, '(')) {
+      size_t close = skip_group_forward(r, k + 1, '(', ')');
+      if (close == NO_TOKEN) return;
+      k = close;
+      continue;
+    }
+    if (token_is_char(r, k, '[') && token_is_char(r, k + 1, '[')) {
+      size_t close = skip_group_forward(r, k, '[', ']');
+      if (close == NO_TOKEN) return;
+      k = close;
+      continue;
+    }
+    if (token_in_list(r, k, specifiers) || r->tokens[k].kind == TOKEN_LITERAL) continue;
+    if (token_is(r, k, "auto") || token_is(r, k, "decltype")) return; /* left to the compiler */
+    if (token_is(r, k, "void"))
+      void_count++;
+    else if (other == NO_TOKEN)
+      other = k;
+  }
+  if (void_count == 1 && other == NO_TOKEN) return;
+  report_rule(r, other != NO_TOKEN ? other : name, "__global__ function '", name,
+              "' must have a void return type");
+}
+
+/* Pass 1: every function declared outside function bodies, with its execution spaces; marks
+ * in body_space the '{' of each definition's body. */
+static void collect_functions(rewriter *r, function_table *table, unsigned char *body_space) {
+  unsigned char *in_function = NULL;
+  size_t brace_count = 0, brace_capacity = 0, parens = 0;
+  for (size_t i = 0; i < r->token_count && !r->out_of_memory && !r->stopped; i++) {
+    int inside = brace_count > 0 && in_function[brace_count - 1];
+    if (token_is_char(r, i, '{')) {
+      if (!reserve((void **)&in_function, &brace_capacity, brace_count + 1, 1)) {
+        r->out_of_memory = 1;
+        break;
+      }
+      in_function[brace_count++] = (unsigned char)(inside || body_space[i]);
+      parens = 0;
+      continue;
+    }
+    if (token_is_char(r, i, '}')) {
+      if (brace_count > 0) brace_count--;
+      parens = 0;
+      continue;
+    }
+    if (inside) continue;
+    if (token_is_char(r, i, ';')) parens = 0;
+    if (token_is_char(r, i, '(')) parens++;
+    if (token_is_char(r, i, ')') && parens > 0) parens--;
+    if (parens != 0 || !is_name(r, i) || !token_is_char(r, i + 1, '(') || i == 0) continue;
+    size_t before = i - 1;
+    if (!(token_is_identifier(r, before) || token_is_char(r, before, '*') ||
+          token_is_char(r, before, '&') || token_is(r, before, "&&") ||
+          token_is_char(r, before, '>') || token_is(r, before, "::")) ||
+        token_is(r, before, "operator") || token_is(r, before, "return") ||
+        token_is(r, before, "new") || token_is(r, before, "typedef"))
+      continue;
+    if (r->tokens[i + 2 < r->token_count ? i + 2 : i].kind == TOKEN_NUMBER ||
+        r->tokens[i + 2 < r->token_count ? i + 2 : i].kind == TOKEN_LITERAL)
+      continue; /* int x(5): a variable */
+    size_t first = declaration_start(r, i);
+    unsigned spaces = 0;
+    int is_constexpr = 0, is_typedef = 0, is_using = 0;
+    size_t host_at = NO_TOKEN, device_at = NO_TOKEN, global_at = NO_TOKEN;
+    for (size_t k = first; k < i; k++) {
+      if (token_is(r, k, "__global__")) global_at = k;
+      if (token_is(r, k, "__device__")) device_at = k;
+      if (token_is(r, k, "__host__")) host_at = k;
+      if (token_is(r, k, "constexpr")) is_constexpr = 1;
+      if (token_is(r, k, "typedef")) is_typedef = 1;
+      if (token_is(r, k, "using") || token_is_char(r, k, '=')) is_using = 1;
+    }
+    if (is_typedef || is_using) continue;
+    if (global_at != NO_TOKEN) {
+      spaces = SPACE_GLOBAL;
+      if (!r->tokens[i].system) {
+        if (host_at != NO_TOKEN || device_at != NO_TOKEN)
+          report_rule(r, host_at != NO_TOKEN ? host_at : device_at, "'", host_at != NO_TOKEN ? host_at : device_at,
+                      "' cannot be used together with __global__");
+        else
+          check_kernel_return(r, first, i);
+      }
+    } else {
+      if (host_at != NO_TOKEN || (device_at == NO_TOKEN)) spaces |= SPACE_HOST;
+      if (device_at != NO_TOKEN) spaces |= SPACE_DEVICE;
+      if (is_constexpr) spaces |= SPACE_HOST | SPACE_DEVICE;
+    }
+    function_name *entry = table_add(r, table, i);
+    if (!entry) break;
+    entry->spaces |= spaces;
+    if (!r->tokens[i].system) entry->user = 1;
+    /* The body, if this is a definition: after the parameters, qualifiers and a constructor's
+     * initializers. */
+    size_t close = skip_group_forward(r, i + 1, '(', ')');
+    if (close == NO_TOKEN) continue;
+    size_t depth = 0;
+    for (size_t k = close + 1; k < r->token_count; k++) {
+      if (token_is_char(r, k, '(') || token_is_char(r, k, '[')) depth++;
+      if ((token_is_char(r, k, ')') || token_is_char(r, k, ']')) && depth > 0) depth--;
+      if (depth > 0) continue;
+      if (token_is_char(r, k, ';') || token_is_char(r, k, '}') || token_is_directive(r, k)) break;
+      if (token_is_char(r, k, '{')) {
+        /* a system header's function bodies are not checked (its code is not the user's) */
+        body_space[k] = (unsigned char)(r->tokens[i].system ? SPACE_UNKNOWN : spaces);
+        break;
+      }
+      if (token_is_char(r, k, '=') || token_is_char(r, k, ',')) break;
+    }
+  }
+  free(in_function);
+}
+
+/* The space of a '{' inside a function body: a lambda's body is unknown (its space depends on
+ * annotations and on where it is called); any other block has its function's space. */
+static unsigned block_space(const rewriter *r, size_t open, unsigned outer) {
+  size_t depth = 0;
+  for (size_t k = open; k-- > 0;) {
+    if (is_statement_boundary(r, k)) return outer;
+    if (token_is_char(r, k, ')') || token_is_char(r, k, ']')) {
+      if (depth == 0 && token_is_char(r, k, ']')) return SPACE_UNKNOWN;
+      depth++;
+    } else if (token_is_char(r, k, '(') || token_is_char(r, k, '[')) {
+      if (depth == 0) return outer;
+      depth--;
+    } else if (depth == 0 && (token_is_char(r, k, ',') || token_is_char(r, k, '='))) {
+      return outer;
+    }
+  }
+  return outer;
+}
+
+/* Pass 2: the calls, launches and block-level constructs in each function body. */
+static void check_calls(rewriter *r, function_table *table, const unsigned char *body_space) {
+  unsigned char *spaces = NULL;
+  size_t brace_count = 0, brace_capacity = 0;
+  r->walk_floor = 0;
+  for (size_t i = 0; i < r->token_count && !r->out_of_memory && !r->stopped; i++) {
+    unsigned space = brace_count > 0 ? spaces[brace_count - 1] : 0;
+    if (token_is_char(r, i, '{')) {
+      if (!reserve((void **)&spaces, &brace_capacity, brace_count + 1, 1)) {
+        r->out_of_memory = 1;
+        break;
+      }
+      spaces[brace_count++] =
+          (unsigned char)(space == 0 ? body_space[i] : block_space(r, i, space));
+      continue;
+    }
+    if (token_is_char(r, i, '}')) {
+      if (brace_count > 0) brace_count--;
+      continue;
+    }
+    if (space == 0 || space == SPACE_UNKNOWN) continue;
+    int host_only = space == SPACE_HOST;
+    int device_only = !(space & SPACE_HOST);
+    if (host_only && token_is(r, i, "__shared__")) {
+      report_rule(r, i, "__shared__ variables belong in device code, not in a host function",
+                  NO_TOKEN, NULL);
+      continue;
+    }
+    if (host_only && (token_is(r, i, "__syncthreads") ||
+                      (token_is(r, i, "sync_block") && token_is(r, i - 1, "::") &&
+                       token_is(r, i - 2, "dev")))) {
+      report_rule(r, i, "__syncthreads() is a device function; host code cannot call it",
+                  NO_TOKEN, NULL);
+      continue;
+    }
+    if (is_launch_start(r, i)) {
+      size_t name = i - 1;
+      if (token_is_char(r, name, '>')) {
+        size_t open = matching_angle_backward(r, name);
+        name = open == NO_TOKEN || open == 0 ? NO_TOKEN : open - 1;
+      }
+      if (name == NO_TOKEN || !is_name(r, name) || token_is(r, name - 1, ".") ||
+          token_is(r, name - 1, "->"))
+        continue;
+      function_name *entry = table_find(r, table, name);
+      if (entry && !(entry->spaces & SPACE_GLOBAL))
+        report_rule(r, name, "'", name,
+                    "' is not a __global__ function; only kernels are launched with <<< >>>");
+      i += 2;
+      continue;
+    }
+    if (!is_name(r, i) || !token_is_char(r, i + 1, '(')) continue;
+    if (token_is_char(r, i - 1, '.') || token_is(r, i - 1, "->") || token_is_char(r, i - 1, '~'))
+      continue;
+    function_name *entry = table_find(r, table, i);
+    unsigned callee = entry ? entry->spaces : 0;
+    if (entry && callee == SPACE_GLOBAL) {
+      report_rule(r, i, "'", i,
+                  "' is a __global__ function: launch it with <<<grid, block>>>, do not call it");
+    } else if (host_only && entry && entry->user && callee == SPACE_DEVICE) {
+      report_rule(r, i, "host code calls the __device__ function '", i,
+                  "'; only device code can call it");
+    } else if (device_only && (callee == 0 || callee == SPACE_HOST) &&
+               ((entry && entry->user) || token_in_list(r, i, host_only_functions))) {
+      report_rule(r, i, "device code calls the host function '", i,
+                  "'; a kernel can call only __device__ functions");
+    }
+  }
+  free(spaces);
+}
+
+static void check_rules(rewriter *r) {
+  unsigned char *body_space = calloc(r->token_count + 1, 1);
+  function_table table = {0};
+  if (!body_space) {
+    r->out_of_memory = 1;
+    return;
+  }
+  collect_functions(r, &table, body_space);
+  check_calls(r, &table, body_space);
+  free(table.slots);
+  free(body_space);
+}
+
 /* ---- output ----------------------------------------------------------------------------- */
 
 static int compare_edits(const void *a, const void *b) {
@@ -1332,7 +1684,10 @@ int cusim_rewrite_buffer(const char *input, size_t size, const char *filename, c
   size_t body_start = 0;
   if (r.source_size >= 3 && memcmp(r.source, "\xEF\xBB\xBF", 3) == 0) body_start = 3;
 
-  if (tokenize(&r, body_start)) scan(&r);
+  if (tokenize(&r, body_start)) {
+    scan(&r);
+    if (!r.out_of_memory && !r.stopped) check_rules(&r);
+  }
   if (!r.out_of_memory && r.error_count == 0) {
     /* Edits are made in scan order, except null_arg() ones that precede a nested construct. */
     if (r.edit_count > 1) /* qsort must not be handed the NULL of an empty list */
