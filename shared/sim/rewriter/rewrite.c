@@ -966,7 +966,8 @@ static size_t rewrite_shared(rewriter *r, size_t at) {
   }
   if (initializer != NO_TOKEN) {
     report(r, initializer, "__shared__ variable '", name,
-           "' has an initializer; CUDA does not allow initializing __shared__ variables");
+           "' has an initializer; CUDA does not allow initializing __shared__ variables "
+           "(nvcc rejects this too)");
     return end + 1;
   }
   if (alignas_at != NO_TOKEN) {
@@ -1237,9 +1238,10 @@ static void scan(rewriter *r) {
 enum { SPACE_HOST = 1, SPACE_DEVICE = 2, SPACE_GLOBAL = 4, SPACE_UNKNOWN = 0x80 };
 
 typedef struct function_name {
-  size_t token;    /* a token spelling the name */
-  unsigned spaces; /* union of the spaces of all its declarations */
-  int user;        /* declared at least once outside a system header */
+  size_t token;         /* a token spelling the name */
+  unsigned spaces;      /* union of the spaces of all its declarations */
+  unsigned user_spaces; /* the same, of its declarations outside system headers */
+  int user;             /* declared at least once outside a system header */
 } function_name;
 
 typedef struct function_table {
@@ -1261,7 +1263,8 @@ static int same_token_text(const rewriter *r, size_t a, size_t b) {
 
 static function_name *table_find(const rewriter *r, const function_table *table, size_t name) {
   if (!table->capacity) return NULL;
-  for (size_t k = token_hash(r, name) & (table->capacity - 1);; k = (k + 1) & (table->capacity - 1)) {
+  for (size_t k = token_hash(r, name) & (table->capacity - 1);;
+       k = (k + 1) & (table->capacity - 1)) {
     function_name *slot = &table->slots[k];
     if (slot->token == NO_TOKEN) return NULL;
     if (same_token_text(r, slot->token, name)) return slot;
@@ -1294,16 +1297,17 @@ static function_name *table_add(rewriter *r, function_table *table, size_t name)
   table->slots[k].token = name;
   table->slots[k].spaces = 0;
   table->slots[k].user = 0;
+  table->slots[k].user_spaces = 0;
   table->count++;
   return &table->slots[k];
 }
 
 /* Library functions that exist only on the host (CUDA's device library has none of them). */
 static const char *const host_only_functions[] = {
-    "rand",   "srand",  "rand_r", "random", "srandom", "drand48", "fopen",  "fclose",
-    "fread",  "fwrite", "fgets",  "fputs",  "puts",    "fputc",   "fgetc",  "getchar",
-    "fprintf", "fscanf", "scanf", "time",   "exit",    "system",  "getenv", "sleep",
-    "usleep", "fflush", "perror", NULL};
+    "rand",   "srand",   "rand_r",  "random", "srandom", "drand48", "fopen",
+    "fclose", "fread",   "fwrite",  "fgets",  "fputs",   "puts",    "fputc",
+    "fgetc",  "getchar", "fprintf", "fscanf", "scanf",   "time",    "exit",
+    "system", "getenv",  "sleep",   "usleep", "fflush",  "perror",  NULL};
 
 static int is_scope_boundary(const rewriter *r, size_t k) {
   return is_statement_boundary(r, k) ||
@@ -1344,9 +1348,9 @@ static void report_rule(rewriter *r, size_t at, const char *before, size_t name,
 /* A __global__ function's return type must be void: the tokens before its name, less
  * specifiers, attributes and a template header, must be exactly 'void'. */
 static void check_kernel_return(rewriter *r, size_t first, size_t name) {
-  static const char *const specifiers[] = {"__global__", "static", "inline", "extern",
-                                           "__forceinline__", "__noinline__", "__host__",
-                                           "__device__", NULL};
+  static const char *const specifiers[] = {"__global__", "static",          "inline",
+                                           "extern",     "__forceinline__", "__noinline__",
+                                           "__host__",   "__device__",      NULL};
   size_t void_count = 0, other = NO_TOKEN;
   for (size_t k = first; k < name; k++) {
     if (token_is(r, k, "template") && token_is_char(r, k + 1, '<')) {
@@ -1439,7 +1443,8 @@ static void collect_functions(rewriter *r, function_table *table, unsigned char 
       spaces = SPACE_GLOBAL;
       if (!r->tokens[i].system) {
         if (host_at != NO_TOKEN || device_at != NO_TOKEN)
-          report_rule(r, host_at != NO_TOKEN ? host_at : device_at, "'", host_at != NO_TOKEN ? host_at : device_at,
+          report_rule(r, host_at != NO_TOKEN ? host_at : device_at, "'",
+                      host_at != NO_TOKEN ? host_at : device_at,
                       "' cannot be used together with __global__");
         else
           check_kernel_return(r, first, i);
@@ -1452,7 +1457,10 @@ static void collect_functions(rewriter *r, function_table *table, unsigned char 
     function_name *entry = table_add(r, table, i);
     if (!entry) break;
     entry->spaces |= spaces;
-    if (!r->tokens[i].system) entry->user = 1;
+    if (!r->tokens[i].system) {
+      entry->user = 1;
+      entry->user_spaces |= spaces;
+    }
     /* The body, if this is a definition: after the parameters, qualifiers and a constructor's
      * initializers. */
     size_t close = skip_group_forward(r, i + 1, '(', ')');
@@ -1521,11 +1529,11 @@ static void check_calls(rewriter *r, function_table *table, const unsigned char 
                   NO_TOKEN, NULL);
       continue;
     }
-    if (host_only && (token_is(r, i, "__syncthreads") ||
-                      (token_is(r, i, "sync_block") && token_is(r, i - 1, "::") &&
-                       token_is(r, i - 2, "dev")))) {
-      report_rule(r, i, "__syncthreads() is a device function; host code cannot call it",
-                  NO_TOKEN, NULL);
+    if (host_only &&
+        (token_is(r, i, "__syncthreads") ||
+         (token_is(r, i, "sync_block") && token_is(r, i - 1, "::") && token_is(r, i - 2, "dev")))) {
+      report_rule(r, i, "__syncthreads() is a device function; host code cannot call it", NO_TOKEN,
+                  NULL);
       continue;
     }
     if (is_launch_start(r, i)) {
@@ -1549,10 +1557,13 @@ static void check_calls(rewriter *r, function_table *table, const unsigned char 
       continue;
     function_name *entry = table_find(r, table, i);
     unsigned callee = entry ? entry->spaces : 0;
-    if (entry && callee == SPACE_GLOBAL) {
+    /* An unqualified call finds the user's function, not a system header's namesake in std. */
+    unsigned user_callee =
+        entry && !(token_is(r, i - 1, "::") && token_is(r, i - 2, "std")) ? entry->user_spaces : 0;
+    if (user_callee == SPACE_GLOBAL) {
       report_rule(r, i, "'", i,
                   "' is a __global__ function: launch it with <<<grid, block>>>, do not call it");
-    } else if (host_only && entry && entry->user && callee == SPACE_DEVICE) {
+    } else if (host_only && user_callee == SPACE_DEVICE) {
       report_rule(r, i, "host code calls the __device__ function '", i,
                   "'; only device code can call it");
     } else if (device_only && (callee == 0 || callee == SPACE_HOST) &&
