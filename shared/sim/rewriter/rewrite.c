@@ -1247,6 +1247,9 @@ typedef struct function_name {
 typedef struct function_table {
   function_name *slots;
   size_t capacity, count;
+  /* Non-template __global__ definitions, for cudaLaunchKernel's registry: name, '(' and '{'. */
+  size_t *kernels;
+  size_t kernel_count, kernel_capacity;
 } function_table;
 
 static uint64_t token_hash(const rewriter *r, size_t i) {
@@ -1390,6 +1393,55 @@ static void check_kernel_return(rewriter *r, size_t first, size_t name) {
               "' must have a void return type");
 }
 
+/* Records a __global__ definition for registration, unless it is a template, qualified, or has
+ * default arguments or an ellipsis (those a function pointer type cannot spell). */
+static void note_kernel(rewriter *r, function_table *table, size_t first, size_t name,
+                        size_t body) {
+  if (token_is(r, name - 1, "::")) return;
+  for (size_t k = first; k < name; k++)
+    if (token_is(r, k, "template")) return;
+  for (size_t k = name + 1; k < body; k++)
+    if (token_is_char(r, k, '=') || token_is_char(r, k, '.')) return;
+  if (!reserve((void **)&table->kernels, &table->kernel_capacity, table->kernel_count + 3,
+               sizeof(size_t))) {
+    r->out_of_memory = 1;
+    return;
+  }
+  table->kernels[table->kernel_count++] = name;
+  table->kernels[table->kernel_count++] = name + 1;
+  table->kernels[table->kernel_count++] = body;
+}
+
+/* After each recorded kernel's body, on the same line: a registration that lets
+ * cudaLaunchKernel find the kernel by its address (cusim_launch_kernel.h). */
+static void register_kernels(rewriter *r, const function_table *table) {
+  for (size_t e = 0; e + 2 < table->kernel_count && !r->out_of_memory; e += 3) {
+    size_t name = table->kernels[e], open = table->kernels[e + 1], body = table->kernels[e + 2];
+    size_t close = skip_group_forward(r, open, '(', ')'), depth = 0, end = NO_TOKEN;
+    for (size_t k = body; k < r->token_count; k++) {
+      if (token_is_char(r, k, '{')) depth++;
+      if (token_is_char(r, k, '}') && --depth == 0) {
+        end = k;
+        break;
+      }
+    }
+    if (close == NO_TOKEN || end == NO_TOKEN) continue;
+    char unique[64];
+    snprintf(unique, sizeof unique, "%zu(static_cast<void (*)(", name);
+    r->scratch.size = 0;
+    scratch_text(r, " static const ::cusim::kernel_registration cusim_kernel_registration_");
+    scratch_text(r, unique);
+    scratch_tokens(r, open + 1, close, NULL, NULL);
+    scratch_text(r, ")>(&");
+    scratch_token(r, name);
+    scratch_text(r, "), \"");
+    scratch_token(r, name);
+    scratch_text(r, "\");");
+    size_t after = r->tokens[end].start + 1;
+    add_edit(r, end, after, after);
+  }
+}
+
 /* Pass 1: every function declared outside function bodies, with its execution spaces; marks
  * in body_space the '{' of each definition's body. */
 static void collect_functions(rewriter *r, function_table *table, unsigned char *body_space) {
@@ -1474,6 +1526,7 @@ static void collect_functions(rewriter *r, function_table *table, unsigned char 
       if (token_is_char(r, k, '{')) {
         /* a system header's function bodies are not checked (its code is not the user's) */
         body_space[k] = (unsigned char)(r->tokens[i].system ? SPACE_UNKNOWN : spaces);
+        if (spaces == SPACE_GLOBAL && !r->tokens[i].system) note_kernel(r, table, first, i, k);
         break;
       }
       if (token_is_char(r, k, '=') || token_is_char(r, k, ',')) break;
@@ -1584,7 +1637,10 @@ static void check_rules(rewriter *r) {
   }
   collect_functions(r, &table, body_space);
   check_calls(r, &table, body_space);
+  /* Only preprocessed input has the headers that declare the registry. */
+  if (r->marker_count > 0) register_kernels(r, &table);
   free(table.slots);
+  free(table.kernels);
   free(body_space);
 }
 
