@@ -25,31 +25,11 @@ int ufunc_blocks(long long n) {
   return blocks > 0 ? (int)blocks : 1;
 }
 
-/* The launch itself, written once per element type. C has no generic functions, so a kernel on
- * floats and a kernel on ints need launchers with different parameter types; the macro below
- * picks the right one by pasting TYPE onto its name. (A launch inside the macro would also work
- * with nvcc, but the CPU simulator rewrites each <<< >>> where it stands, and cannot inside a
- * #define.) Launching through a pointer to a __global__ function is ordinary CUDA. */
-typedef void (*ufunc2_float_kernel)(const float *, const float *, float *, long long);
-typedef void (*ufunc2_int_kernel)(const int *, const int *, int *, long long);
-
-cudaError_t ufunc2_launch_float(ufunc2_float_kernel kernel, const float *d_a, const float *d_b,
-                                float *d_out, long long n) {
-  kernel<<<ufunc_blocks(n), UFUNC_THREADS_PER_BLOCK>>>(d_a, d_b, d_out, n);
-  return cudaGetLastError();
-}
-
-cudaError_t ufunc2_launch_int(ufunc2_int_kernel kernel, const int *d_a, const int *d_b, int *d_out,
-                              long long n) {
-  kernel<<<ufunc_blocks(n), UFUNC_THREADS_PER_BLOCK>>>(d_a, d_b, d_out, n);
-  return cudaGetLastError();
-}
-
 // ---- task 1: a macro that writes a grid-stride kernel and its launcher ------------------------
 // TODO: make UFUNC2_CUDA(NAME, TYPE, FN) write two functions, as UFUNC2_CPU in ufunc.h writes
 //       its loops: a kernel NAME##_kernel whose threads cover all n elements with a grid-stride
-//       loop doing out[i] = FN(a[i], b[i]), and NAME##_on_device, which returns what
-//       ufunc2_launch_##TYPE(NAME##_kernel, d_a, d_b, d_out, n) returns.
+//       loop doing out[i] = FN(a[i], b[i]), and NAME##_on_device, which launches it with
+//       ufunc_blocks(n) blocks of UFUNC_THREADS_PER_BLOCK threads and returns cudaGetLastError().
 #define UFUNC2_CUDA(NAME, TYPE, FN)                                                                \
   __global__ void NAME##_kernel(const TYPE *a, const TYPE *b, TYPE *out, long long n) {            \
     (void)a, (void)b, (void)out, (void)n;                                                          \

@@ -13,27 +13,47 @@ function(cusim_add_executable target)
   endif()
   set(sources)
   set(rewritten)
+  string(TOUPPER "${CMAKE_BUILD_TYPE}" build_type)
+  separate_arguments(cusim_cxx_flags UNIX_COMMAND
+                     "${CMAKE_CXX_FLAGS} ${CMAKE_CXX_FLAGS_${build_type}}")
+  set(cusim_std -std=gnu++17) # what the compile step gets (CXX_STANDARD 17, extensions on)
+  if(DEFINED CMAKE_CXX_EXTENSIONS AND NOT CMAKE_CXX_EXTENSIONS)
+    set(cusim_std -std=c++17)
+  endif()
+  set(defines "$<TARGET_PROPERTY:${target},COMPILE_DEFINITIONS>")
+  set(includes "$<TARGET_PROPERTY:${target},INCLUDE_DIRECTORIES>")
   foreach(src IN LISTS arg_SOURCES)
     get_filename_component(abs "${src}" ABSOLUTE)
     if(abs MATCHES "\\.cu$")
       file(RELATIVE_PATH rel "${CMAKE_CURRENT_SOURCE_DIR}" "${abs}")
       string(REGEX REPLACE "[/\\.][/\\.]*" "_" flat "${rel}")
       set(out "${CMAKE_CURRENT_BINARY_DIR}/${target}.cusim/${flat}.cpp")
+      set(preprocessed "${CMAKE_CURRENT_BINARY_DIR}/${target}.cusim/${flat}.ii")
+      get_filename_component(dir "${abs}" DIRECTORY)
+      # Preprocess first (the prelude forced, the simulator's headers as system headers so
+      # their linemarkers say so, the target's own -I/-D/options), then rewrite: launches in
+      # macros and in included headers are plain text by then. The depfile keeps Ninja's
+      # header dependencies right.
       add_custom_command(
         OUTPUT "${out}"
         COMMAND "${CMAKE_COMMAND}" -E make_directory "${CMAKE_CURRENT_BINARY_DIR}/${target}.cusim"
-        COMMAND cusim-rewrite "${abs}" "${out}"
+        COMMAND "${CMAKE_CXX_COMPILER}" ${cusim_cxx_flags} ${cusim_std} -x c++ -E -DCUSIM_PREPROCESS
+                "$<TARGET_PROPERTY:${target},COMPILE_OPTIONS>"
+                "$<$<BOOL:${defines}>:-D$<JOIN:${defines},;-D>>"
+                -iquote "${dir}" -iquote "${CMAKE_CURRENT_SOURCE_DIR}"
+                "$<$<BOOL:${includes}>:-I$<JOIN:${includes},;-I>>"
+                -isystem "${CUSIM_INCLUDE_DIR}" "-include${CUSIM_INCLUDE_DIR}/cusim_prelude.h"
+                -MD -MF "${out}.d" -MT "${out}" "${abs}" -o "${preprocessed}"
+        COMMAND cusim-rewrite "${preprocessed}" "${out}"
         DEPENDS cusim-rewrite "${abs}"
+        DEPFILE "${out}.d"
         COMMENT "cusim-rewrite ${rel}"
+        COMMAND_EXPAND_LISTS
         VERBATIM)
       set_source_files_properties("${out}" PROPERTIES
         LANGUAGE CXX
-        # joined form: one argument, so CMake never splits or de-duplicates it (gcc and clang accept it)
-        COMPILE_OPTIONS "-include${CUSIM_INCLUDE_DIR}/cusim_prelude.h"
-        # the .cu file's own folder, as nvcc would search it for #include "..."
-        INCLUDE_DIRECTORIES "${CUSIM_INCLUDE_DIR};${CMAKE_CURRENT_SOURCE_DIR}")
-      get_filename_component(dir "${abs}" DIRECTORY)
-      set_property(SOURCE "${out}" APPEND PROPERTY INCLUDE_DIRECTORIES "${dir}")
+        # preprocessed already: only the three qualifiers the rewriter kept are left to remove
+        COMPILE_DEFINITIONS "__global__=;__device__=;__host__=")
       list(APPEND sources "${out}")
       list(APPEND rewritten "${out}")
     else()

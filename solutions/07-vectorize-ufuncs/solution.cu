@@ -25,26 +25,6 @@ int ufunc_blocks(long long n) {
   return blocks > 0 ? (int)blocks : 1;
 }
 
-/* The launch itself, written once per element type. C has no generic functions, so a kernel on
- * floats and a kernel on ints need launchers with different parameter types; the macro below
- * picks the right one by pasting TYPE onto its name. (A launch inside the macro would also work
- * with nvcc, but the CPU simulator rewrites each <<< >>> where it stands, and cannot inside a
- * #define.) Launching through a pointer to a __global__ function is ordinary CUDA. */
-typedef void (*ufunc2_float_kernel)(const float *, const float *, float *, long long);
-typedef void (*ufunc2_int_kernel)(const int *, const int *, int *, long long);
-
-cudaError_t ufunc2_launch_float(ufunc2_float_kernel kernel, const float *d_a, const float *d_b,
-                                float *d_out, long long n) {
-  kernel<<<ufunc_blocks(n), UFUNC_THREADS_PER_BLOCK>>>(d_a, d_b, d_out, n);
-  return cudaGetLastError();
-}
-
-cudaError_t ufunc2_launch_int(ufunc2_int_kernel kernel, const int *d_a, const int *d_b, int *d_out,
-                              long long n) {
-  kernel<<<ufunc_blocks(n), UFUNC_THREADS_PER_BLOCK>>>(d_a, d_b, d_out, n);
-  return cudaGetLastError();
-}
-
 // ---- task 1: a macro that writes a grid-stride kernel and its launcher ------------------------
 #define UFUNC2_CUDA(NAME, TYPE, FN)                                                                \
   __global__ void NAME##_kernel(const TYPE *a, const TYPE *b, TYPE *out, long long n) {            \
@@ -53,7 +33,8 @@ cudaError_t ufunc2_launch_int(ufunc2_int_kernel kernel, const int *d_a, const in
       out[i] = FN(a[i], b[i]);                                                                     \
   }                                                                                                \
   cudaError_t NAME##_on_device(const TYPE *d_a, const TYPE *d_b, TYPE *d_out, long long n) {       \
-    return ufunc2_launch_##TYPE(NAME##_kernel, d_a, d_b, d_out, n);                                \
+    NAME##_kernel<<<ufunc_blocks(n), UFUNC_THREADS_PER_BLOCK>>>(d_a, d_b, d_out, n);               \
+    return cudaGetLastError();                                                                     \
   }
 // ---- end of task 1 ----------------------------------------------------------------------------
 

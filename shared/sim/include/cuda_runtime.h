@@ -11,6 +11,7 @@
 
 #ifdef __cplusplus
 #include "cusim_device.h"
+#include "cusim_launch_kernel.h"
 #include "cusim_math.h"
 #endif
 

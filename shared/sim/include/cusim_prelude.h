@@ -12,9 +12,17 @@
 
 #include "cuda_runtime.h"
 
+/* A build that preprocesses before rewriting (CUSIM_PREPROCESS) keeps these three for the
+   rewriter, which checks execution spaces, and defines them away when it compiles. */
+#ifdef CUSIM_PREPROCESS
+#define __global__ __global__ /* defined, as nvcc has them, yet left in the text */
+#define __device__ __device__
+#define __host__ __host__
+#else
 #define __global__
 #define __device__
 #define __host__
+#endif
 #define __constant__
 #define __managed__
 #define __forceinline__ inline __attribute__((always_inline))

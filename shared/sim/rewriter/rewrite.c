@@ -84,8 +84,18 @@ enum token_kind {
 
 typedef struct token {
   uint32_t start, length; /* byte range in the input; inputs are limited to 4 GiB */
-  uint32_t kind;
+  uint16_t kind;
+  uint16_t system; /* 1 in a system header (linemarker flag 3): not the user's code */
 } token;
+
+/* A linemarker ('# 12 "file.cu" 3', or '#line 12 "file.cu"') of preprocessed input: the line
+ * after it is line `line` of `file`. */
+typedef struct linemarker {
+  size_t next_line; /* offset of the line it names */
+  size_t line;
+  size_t file_start, file_length; /* the name, between the quotes, in the input */
+  int system;
+} linemarker;
 
 typedef struct edit {
   size_t start, end;            /* input bytes replaced */
@@ -126,6 +136,10 @@ typedef struct rewriter {
 
   /* Backward walks never go below this token: it is past the last rewritten construct. */
   size_t walk_floor;
+
+  linemarker *markers;
+  size_t marker_count, marker_capacity;
+  int in_system_header; /* while tokenizing: the last linemarker had flag 3 */
 
   /* Cache for turning byte offsets into line:column (errors usually come in order). */
   size_t position_offset, position_line, position_line_start;
@@ -293,18 +307,36 @@ static void write_error_line(rewriter *r, byte_buffer *line) {
     r->out_of_memory = 1;
 }
 
+/* The last linemarker before offset, or NULL. */
+static const linemarker *marker_before(const rewriter *r, size_t offset) {
+  size_t low = 0, high = r->marker_count;
+  while (low < high) {
+    size_t middle = low + (high - low) / 2;
+    if (r->markers[middle].next_line <= offset)
+      low = middle + 1;
+    else
+      high = middle;
+  }
+  return low > 0 ? &r->markers[low - 1] : NULL;
+}
+
 /* Reports "file:line:col: error: before NAME after" at byte offset (NAME is token `name`'s text,
- * left out when name is NO_TOKEN). */
+ * left out when name is NO_TOKEN). In preprocessed input, file and line are the ones the
+ * linemarkers name: the learner's own file and line. */
 static void report_at_offset(rewriter *r, size_t offset, const char *before, size_t name,
                              const char *after) {
   if (r->stopped) return;
   byte_buffer line = {0};
-  size_t line_number = 1, column = 1;
+  size_t line_number = 1, column = 1, marker_line = 1, marker_column = 1;
+  const linemarker *marker = marker_before(r, offset);
+  if (marker) position_of(r, marker->next_line, &marker_line, &marker_column);
   position_of(r, offset, &line_number, &column);
+  if (marker) line_number = marker->line + (line_number - marker_line);
   char position[64];
   snprintf(position, sizeof position, ":%zu:%zu: error: ", line_number, column);
-  int ok = buffer_append_text(&line, r->filename) && buffer_append_text(&line, position) &&
-           buffer_append_text(&line, before);
+  int ok = (marker ? buffer_append(&line, r->source + marker->file_start, marker->file_length)
+                   : buffer_append_text(&line, r->filename)) &&
+           buffer_append_text(&line, position) && buffer_append_text(&line, before);
   if (ok && name != NO_TOKEN && name < r->token_count)
     ok = buffer_append(&line, token_text(r, name), r->tokens[name].length);
   if (ok && after) ok = buffer_append_text(&line, after);
@@ -494,8 +526,52 @@ static int push_token(rewriter *r, size_t start, size_t end, uint32_t kind) {
   token *t = &r->tokens[r->token_count++];
   t->start = (uint32_t)start;
   t->length = (uint32_t)(end - start);
-  t->kind = kind;
+  t->kind = (uint16_t)kind;
+  t->system = (uint16_t)r->in_system_header;
   return 1;
+}
+
+/* Records the directive [start, end) if it is a linemarker, and whether what follows is a system
+ * header's. Returns 2 for a linemarker (which is no token: the preprocessor puts them inside
+ * statements, around tokens from system macros), 1 for another directive, 0 when out of memory. */
+static int note_linemarker(rewriter *r, size_t start, size_t end) {
+  const char *s = r->source;
+  size_t p = start + 1;
+  while (p < end && (s[p] == ' ' || s[p] == '\t')) p++;
+  if (end - p > 4 && memcmp(s + p, "line", 4) == 0 && !is_identifier_char((unsigned char)s[p + 4]))
+    p += 4;
+  while (p < end && (s[p] == ' ' || s[p] == '\t')) p++;
+  if (p >= end || !is_digit((unsigned char)s[p])) return 1;
+  size_t line = 0;
+  while (p < end && is_digit((unsigned char)s[p])) {
+    if (line < (size_t)1 << 40) line = line * 10 + (size_t)(s[p] - '0');
+    p++;
+  }
+  while (p < end && (s[p] == ' ' || s[p] == '\t')) p++;
+  if (p >= end || s[p] != '"') return 1;
+  size_t file_start = ++p;
+  while (p < end && s[p] != '"') p += s[p] == '\\' ? 2 : 1;
+  if (p >= end) return 1;
+  size_t file_length = p - file_start;
+  int system = 0;
+  for (p++; p < end; p++)
+    if (s[p] == '3' && (s[p - 1] == ' ' || s[p - 1] == '\t')) system = 1;
+  r->in_system_header = system;
+  size_t next_line = end;
+  while (next_line < r->source_size && r->source[next_line] != '\n') next_line++;
+  if (next_line < r->source_size) next_line++;
+  if (!reserve((void **)&r->markers, &r->marker_capacity, r->marker_count + 1,
+               sizeof(linemarker))) {
+    r->out_of_memory = 1;
+    return 0;
+  }
+  linemarker *m = &r->markers[r->marker_count++];
+  m->next_line = next_line;
+  m->line = line;
+  m->file_start = file_start;
+  m->file_length = file_length;
+  m->system = system;
+  return 2;
 }
 
 static void note_macro_launch(rewriter *r, size_t offset) {
@@ -509,6 +585,7 @@ static void note_macro_launch(rewriter *r, size_t offset) {
 
 static int tokenize(rewriter *r, size_t start) {
   lexer lex = {r->source, r->source_size, start, 1};
+
   const char *s = r->source;
   size_t n = r->source_size;
   for (;;) {
@@ -538,7 +615,9 @@ static int tokenize(rewriter *r, size_t start) {
         end = lex.p;
       }
       lex.at_line_start = 0;
-      if (!push_token(r, token_start, end, TOKEN_DIRECTIVE)) return 0;
+      int marker = note_linemarker(r, token_start, end);
+      if (marker == 0 || (marker == 1 && !push_token(r, token_start, end, TOKEN_DIRECTIVE)))
+        return 0;
       continue;
     }
     lex.at_line_start = 0;
@@ -887,7 +966,8 @@ static size_t rewrite_shared(rewriter *r, size_t at) {
   }
   if (initializer != NO_TOKEN) {
     report(r, initializer, "__shared__ variable '", name,
-           "' has an initializer; CUDA does not allow initializing __shared__ variables");
+           "' has an initializer; CUDA does not allow initializing __shared__ variables "
+           "(nvcc rejects this too)");
     return end + 1;
   }
   if (alignas_at != NO_TOKEN) {
@@ -1146,6 +1226,424 @@ static void scan(rewriter *r) {
   }
 }
 
+/* ---- nvcc's static rules: execution spaces and kernel signatures -------------------------- */
+
+/* What nvcc rejects and the simulator's C++ compiler would accept: calls across execution
+ * spaces, kernels that return a value or are called without <<< >>>, <<< >>> on a function
+ * that is no kernel, __shared__ and __syncthreads() in host code. The check knows functions
+ * by name only, so it fires only when every declaration of a name agrees (overloads in
+ * different spaces, templates called with explicit arguments, member calls and lambda
+ * bodies are left alone): it may miss an error, never invent one. */
+
+enum { SPACE_HOST = 1, SPACE_DEVICE = 2, SPACE_GLOBAL = 4, SPACE_UNKNOWN = 0x80 };
+
+typedef struct function_name {
+  size_t token;         /* a token spelling the name */
+  unsigned spaces;      /* union of the spaces of all its declarations */
+  unsigned user_spaces; /* the same, of its declarations outside system headers */
+  int user;             /* declared at least once outside a system header */
+} function_name;
+
+typedef struct function_table {
+  function_name *slots;
+  size_t capacity, count;
+  /* Non-template __global__ definitions, for cudaLaunchKernel's registry: name, '(' and '{'. */
+  size_t *kernels;
+  size_t kernel_count, kernel_capacity;
+} function_table;
+
+static uint64_t token_hash(const rewriter *r, size_t i) {
+  uint64_t hash = 1469598103934665603u;
+  for (size_t k = 0; k < r->tokens[i].length; k++)
+    hash = (hash ^ (unsigned char)token_text(r, i)[k]) * 1099511628211u;
+  return hash;
+}
+
+static int same_token_text(const rewriter *r, size_t a, size_t b) {
+  return r->tokens[a].length == r->tokens[b].length &&
+         memcmp(token_text(r, a), token_text(r, b), r->tokens[a].length) == 0;
+}
+
+static function_name *table_find(const rewriter *r, const function_table *table, size_t name) {
+  if (!table->capacity) return NULL;
+  for (size_t k = token_hash(r, name) & (table->capacity - 1);;
+       k = (k + 1) & (table->capacity - 1)) {
+    function_name *slot = &table->slots[k];
+    if (slot->token == NO_TOKEN) return NULL;
+    if (same_token_text(r, slot->token, name)) return slot;
+  }
+}
+
+static function_name *table_add(rewriter *r, function_table *table, size_t name) {
+  function_name *found = table_find(r, table, name);
+  if (found) return found;
+  if ((table->count + 1) * 2 > table->capacity) {
+    size_t capacity = table->capacity ? table->capacity * 2 : 1024;
+    function_name *slots = malloc(capacity * sizeof *slots);
+    if (!slots) {
+      r->out_of_memory = 1;
+      return NULL;
+    }
+    for (size_t k = 0; k < capacity; k++) slots[k].token = NO_TOKEN;
+    for (size_t k = 0; k < table->capacity; k++) {
+      if (table->slots[k].token == NO_TOKEN) continue;
+      size_t j = token_hash(r, table->slots[k].token) & (capacity - 1);
+      while (slots[j].token != NO_TOKEN) j = (j + 1) & (capacity - 1);
+      slots[j] = table->slots[k];
+    }
+    free(table->slots);
+    table->slots = slots;
+    table->capacity = capacity;
+  }
+  size_t k = token_hash(r, name) & (table->capacity - 1);
+  while (table->slots[k].token != NO_TOKEN) k = (k + 1) & (table->capacity - 1);
+  table->slots[k].token = name;
+  table->slots[k].spaces = 0;
+  table->slots[k].user = 0;
+  table->slots[k].user_spaces = 0;
+  table->count++;
+  return &table->slots[k];
+}
+
+/* Library functions that exist only on the host (CUDA's device library has none of them). */
+static const char *const host_only_functions[] = {
+    "rand",   "srand",   "rand_r",  "random", "srandom", "drand48", "fopen",
+    "fclose", "fread",   "fwrite",  "fgets",  "fputs",   "puts",    "fputc",
+    "fgetc",  "getchar", "fprintf", "fscanf", "scanf",   "time",    "exit",
+    "system", "getenv",  "sleep",   "usleep", "fflush",  "perror",  NULL};
+
+static int is_scope_boundary(const rewriter *r, size_t k) {
+  return is_statement_boundary(r, k) ||
+         (token_is_char(r, k, ':') && !token_is_char(r, k + 1, ':') &&
+          !token_is_char(r, k - 1, ':'));
+}
+
+/* First token of the declaration statement that holds token name. */
+static size_t declaration_start(const rewriter *r, size_t name) {
+  size_t k = name;
+  while (k > 0 && !is_scope_boundary(r, k - 1)) k--;
+  return k;
+}
+
+static size_t skip_group_forward(const rewriter *r, size_t open, char opening, char closing) {
+  size_t depth = 0;
+  for (size_t k = open; k < r->token_count; k++) {
+    if (token_is_char(r, k, opening)) depth++;
+    if (token_is_char(r, k, closing) && --depth == 0) return k;
+    if (token_is_char(r, k, ';') || token_is_char(r, k, '{')) return NO_TOKEN;
+  }
+  return NO_TOKEN;
+}
+
+static void report_rule(rewriter *r, size_t at, const char *before, size_t name,
+                        const char *after) {
+  byte_buffer text = {0};
+  if (!buffer_append_text(&text, after ? after : "") ||
+      !buffer_append_text(&text, " (nvcc rejects this too)") || !buffer_append(&text, "", 1)) {
+    r->out_of_memory = 1;
+    free(text.data);
+    return;
+  }
+  report(r, at, before, name, text.data);
+  free(text.data);
+}
+
+/* A __global__ function's return type must be void: the tokens before its name, less
+ * specifiers, attributes and a template header, must be exactly 'void'. */
+static void check_kernel_return(rewriter *r, size_t first, size_t name) {
+  static const char *const specifiers[] = {"__global__", "static",          "inline",
+                                           "extern",     "__forceinline__", "__noinline__",
+                                           "__host__",   "__device__",      NULL};
+  size_t void_count = 0, other = NO_TOKEN;
+  for (size_t k = first; k < name; k++) {
+    if (token_is(r, k, "template") && token_is_char(r, k + 1, '<')) {
+      size_t close = NO_TOKEN, depth = 0;
+      for (size_t j = k + 1; j < name; j++) {
+        if (token_is_char(r, j, '<')) depth++;
+        if (token_is_char(r, j, '>') && --depth == 0) {
+          close = j;
+          break;
+        }
+      }
+      if (close == NO_TOKEN) return;
+      k = close;
+      continue;
+    }
+    if (token_in_list(r, k, attribute_words) && token_is_char(r, k + 1, '(')) {
+      size_t close = skip_group_forward(r, k + 1, '(', ')');
+      if (close == NO_TOKEN) return;
+      k = close;
+      continue;
+    }
+    if (token_is_char(r, k, '[') && token_is_char(r, k + 1, '[')) {
+      size_t close = skip_group_forward(r, k, '[', ']');
+      if (close == NO_TOKEN) return;
+      k = close;
+      continue;
+    }
+    if (token_in_list(r, k, specifiers) || r->tokens[k].kind == TOKEN_LITERAL) continue;
+    if (token_is(r, k, "auto") || token_is(r, k, "decltype")) return; /* left to the compiler */
+    if (token_is(r, k, "void"))
+      void_count++;
+    else if (other == NO_TOKEN)
+      other = k;
+  }
+  if (void_count == 1 && other == NO_TOKEN) return;
+  report_rule(r, other != NO_TOKEN ? other : name, "__global__ function '", name,
+              "' must have a void return type");
+}
+
+/* Records a __global__ definition for registration, unless it is a template, qualified, or has
+ * default arguments or an ellipsis (those a function pointer type cannot spell). */
+static void note_kernel(rewriter *r, function_table *table, size_t first, size_t name,
+                        size_t body) {
+  if (token_is(r, name - 1, "::")) return;
+  for (size_t k = first; k < name; k++)
+    if (token_is(r, k, "template")) return;
+  for (size_t k = name + 1; k < body; k++)
+    if (token_is_char(r, k, '=') || token_is_char(r, k, '.')) return;
+  if (!reserve((void **)&table->kernels, &table->kernel_capacity, table->kernel_count + 3,
+               sizeof(size_t))) {
+    r->out_of_memory = 1;
+    return;
+  }
+  table->kernels[table->kernel_count++] = name;
+  table->kernels[table->kernel_count++] = name + 1;
+  table->kernels[table->kernel_count++] = body;
+}
+
+/* After each recorded kernel's body, on the same line: a registration that lets
+ * cudaLaunchKernel find the kernel by its address (cusim_launch_kernel.h). */
+static void register_kernels(rewriter *r, const function_table *table) {
+  for (size_t e = 0; e + 2 < table->kernel_count && !r->out_of_memory; e += 3) {
+    size_t name = table->kernels[e], open = table->kernels[e + 1], body = table->kernels[e + 2];
+    size_t close = skip_group_forward(r, open, '(', ')'), depth = 0, end = NO_TOKEN;
+    for (size_t k = body; k < r->token_count; k++) {
+      if (token_is_char(r, k, '{')) depth++;
+      if (token_is_char(r, k, '}') && --depth == 0) {
+        end = k;
+        break;
+      }
+    }
+    if (close == NO_TOKEN || end == NO_TOKEN) continue;
+    char unique[64];
+    snprintf(unique, sizeof unique, "%zu(static_cast<void (*)(", name);
+    r->scratch.size = 0;
+    scratch_text(r, " static const ::cusim::kernel_registration cusim_kernel_registration_");
+    scratch_text(r, unique);
+    scratch_tokens(r, open + 1, close, NULL, NULL);
+    scratch_text(r, ")>(&");
+    scratch_token(r, name);
+    scratch_text(r, "), \"");
+    scratch_token(r, name);
+    scratch_text(r, "\");");
+    size_t after = r->tokens[end].start + 1;
+    add_edit(r, end, after, after);
+  }
+}
+
+/* Pass 1: every function declared outside function bodies, with its execution spaces; marks
+ * in body_space the '{' of each definition's body. */
+static void collect_functions(rewriter *r, function_table *table, unsigned char *body_space) {
+  unsigned char *in_function = NULL;
+  size_t brace_count = 0, brace_capacity = 0, parens = 0;
+  for (size_t i = 0; i < r->token_count && !r->out_of_memory && !r->stopped; i++) {
+    int inside = brace_count > 0 && in_function[brace_count - 1];
+    if (token_is_char(r, i, '{')) {
+      if (!reserve((void **)&in_function, &brace_capacity, brace_count + 1, 1)) {
+        r->out_of_memory = 1;
+        break;
+      }
+      in_function[brace_count++] = (unsigned char)(inside || body_space[i]);
+      parens = 0;
+      continue;
+    }
+    if (token_is_char(r, i, '}')) {
+      if (brace_count > 0) brace_count--;
+      parens = 0;
+      continue;
+    }
+    if (inside) continue;
+    if (token_is_char(r, i, ';')) parens = 0;
+    if (token_is_char(r, i, '(')) parens++;
+    if (token_is_char(r, i, ')') && parens > 0) parens--;
+    if (parens != 0 || !is_name(r, i) || !token_is_char(r, i + 1, '(') || i == 0) continue;
+    size_t before = i - 1;
+    if (!(token_is_identifier(r, before) || token_is_char(r, before, '*') ||
+          token_is_char(r, before, '&') || token_is(r, before, "&&") ||
+          token_is_char(r, before, '>') || token_is(r, before, "::")) ||
+        token_is(r, before, "operator") || token_is(r, before, "return") ||
+        token_is(r, before, "new") || token_is(r, before, "typedef"))
+      continue;
+    if (r->tokens[i + 2 < r->token_count ? i + 2 : i].kind == TOKEN_NUMBER ||
+        r->tokens[i + 2 < r->token_count ? i + 2 : i].kind == TOKEN_LITERAL)
+      continue; /* int x(5): a variable */
+    size_t first = declaration_start(r, i);
+    unsigned spaces = 0;
+    int is_constexpr = 0, is_typedef = 0, is_using = 0;
+    size_t host_at = NO_TOKEN, device_at = NO_TOKEN, global_at = NO_TOKEN;
+    for (size_t k = first; k < i; k++) {
+      if (token_is(r, k, "__global__")) global_at = k;
+      if (token_is(r, k, "__device__")) device_at = k;
+      if (token_is(r, k, "__host__")) host_at = k;
+      if (token_is(r, k, "constexpr")) is_constexpr = 1;
+      if (token_is(r, k, "typedef")) is_typedef = 1;
+      if (token_is(r, k, "using") || token_is_char(r, k, '=')) is_using = 1;
+    }
+    if (is_typedef || is_using) continue;
+    if (global_at != NO_TOKEN) {
+      spaces = SPACE_GLOBAL;
+      if (!r->tokens[i].system) {
+        if (host_at != NO_TOKEN || device_at != NO_TOKEN)
+          report_rule(r, host_at != NO_TOKEN ? host_at : device_at, "'",
+                      host_at != NO_TOKEN ? host_at : device_at,
+                      "' cannot be used together with __global__");
+        else
+          check_kernel_return(r, first, i);
+      }
+    } else {
+      if (host_at != NO_TOKEN || (device_at == NO_TOKEN)) spaces |= SPACE_HOST;
+      if (device_at != NO_TOKEN) spaces |= SPACE_DEVICE;
+      if (is_constexpr) spaces |= SPACE_HOST | SPACE_DEVICE;
+    }
+    function_name *entry = table_add(r, table, i);
+    if (!entry) break;
+    entry->spaces |= spaces;
+    if (!r->tokens[i].system) {
+      entry->user = 1;
+      entry->user_spaces |= spaces;
+    }
+    /* The body, if this is a definition: after the parameters, qualifiers and a constructor's
+     * initializers. */
+    size_t close = skip_group_forward(r, i + 1, '(', ')');
+    if (close == NO_TOKEN) continue;
+    size_t depth = 0;
+    for (size_t k = close + 1; k < r->token_count; k++) {
+      if (token_is_char(r, k, '(') || token_is_char(r, k, '[')) depth++;
+      if ((token_is_char(r, k, ')') || token_is_char(r, k, ']')) && depth > 0) depth--;
+      if (depth > 0) continue;
+      if (token_is_char(r, k, ';') || token_is_char(r, k, '}') || token_is_directive(r, k)) break;
+      if (token_is_char(r, k, '{')) {
+        /* a system header's function bodies are not checked (its code is not the user's) */
+        body_space[k] = (unsigned char)(r->tokens[i].system ? SPACE_UNKNOWN : spaces);
+        if (spaces == SPACE_GLOBAL && !r->tokens[i].system) note_kernel(r, table, first, i, k);
+        break;
+      }
+      if (token_is_char(r, k, '=') || token_is_char(r, k, ',')) break;
+    }
+  }
+  free(in_function);
+}
+
+/* The space of a '{' inside a function body: a lambda's body is unknown (its space depends on
+ * annotations and on where it is called); any other block has its function's space. */
+static unsigned block_space(const rewriter *r, size_t open, unsigned outer) {
+  size_t depth = 0;
+  for (size_t k = open; k-- > 0;) {
+    if (is_statement_boundary(r, k)) return outer;
+    if (token_is_char(r, k, ')') || token_is_char(r, k, ']')) {
+      if (depth == 0 && token_is_char(r, k, ']')) return SPACE_UNKNOWN;
+      depth++;
+    } else if (token_is_char(r, k, '(') || token_is_char(r, k, '[')) {
+      if (depth == 0) return outer;
+      depth--;
+    } else if (depth == 0 && (token_is_char(r, k, ',') || token_is_char(r, k, '='))) {
+      return outer;
+    }
+  }
+  return outer;
+}
+
+/* Pass 2: the calls, launches and block-level constructs in each function body. */
+static void check_calls(rewriter *r, function_table *table, const unsigned char *body_space) {
+  unsigned char *spaces = NULL;
+  size_t brace_count = 0, brace_capacity = 0;
+  r->walk_floor = 0;
+  for (size_t i = 0; i < r->token_count && !r->out_of_memory && !r->stopped; i++) {
+    unsigned space = brace_count > 0 ? spaces[brace_count - 1] : 0;
+    if (token_is_char(r, i, '{')) {
+      if (!reserve((void **)&spaces, &brace_capacity, brace_count + 1, 1)) {
+        r->out_of_memory = 1;
+        break;
+      }
+      spaces[brace_count++] =
+          (unsigned char)(space == 0 ? body_space[i] : block_space(r, i, space));
+      continue;
+    }
+    if (token_is_char(r, i, '}')) {
+      if (brace_count > 0) brace_count--;
+      continue;
+    }
+    if (space == 0 || space == SPACE_UNKNOWN) continue;
+    int host_only = space == SPACE_HOST;
+    int device_only = !(space & SPACE_HOST);
+    if (host_only && token_is(r, i, "__shared__")) {
+      report_rule(r, i, "__shared__ variables belong in device code, not in a host function",
+                  NO_TOKEN, NULL);
+      continue;
+    }
+    if (host_only &&
+        (token_is(r, i, "__syncthreads") ||
+         (token_is(r, i, "sync_block") && token_is(r, i - 1, "::") && token_is(r, i - 2, "dev")))) {
+      report_rule(r, i, "__syncthreads() is a device function; host code cannot call it", NO_TOKEN,
+                  NULL);
+      continue;
+    }
+    if (is_launch_start(r, i)) {
+      size_t name = i - 1;
+      if (token_is_char(r, name, '>')) {
+        size_t open = matching_angle_backward(r, name);
+        name = open == NO_TOKEN || open == 0 ? NO_TOKEN : open - 1;
+      }
+      if (name == NO_TOKEN || !is_name(r, name) || token_is(r, name - 1, ".") ||
+          token_is(r, name - 1, "->"))
+        continue;
+      function_name *entry = table_find(r, table, name);
+      if (entry && !(entry->spaces & SPACE_GLOBAL))
+        report_rule(r, name, "'", name,
+                    "' is not a __global__ function; only kernels are launched with <<< >>>");
+      i += 2;
+      continue;
+    }
+    if (!is_name(r, i) || !token_is_char(r, i + 1, '(')) continue;
+    if (token_is_char(r, i - 1, '.') || token_is(r, i - 1, "->") || token_is_char(r, i - 1, '~'))
+      continue;
+    function_name *entry = table_find(r, table, i);
+    unsigned callee = entry ? entry->spaces : 0;
+    /* An unqualified call finds the user's function, not a system header's namesake in std. */
+    unsigned user_callee =
+        entry && !(token_is(r, i - 1, "::") && token_is(r, i - 2, "std")) ? entry->user_spaces : 0;
+    if (user_callee == SPACE_GLOBAL) {
+      report_rule(r, i, "'", i,
+                  "' is a __global__ function: launch it with <<<grid, block>>>, do not call it");
+    } else if (host_only && user_callee == SPACE_DEVICE) {
+      report_rule(r, i, "host code calls the __device__ function '", i,
+                  "'; only device code can call it");
+    } else if (device_only && (callee == 0 || callee == SPACE_HOST) &&
+               ((entry && entry->user) || token_in_list(r, i, host_only_functions))) {
+      report_rule(r, i, "device code calls the host function '", i,
+                  "'; a kernel can call only __device__ functions");
+    }
+  }
+  free(spaces);
+}
+
+static void check_rules(rewriter *r) {
+  unsigned char *body_space = calloc(r->token_count + 1, 1);
+  function_table table = {0};
+  if (!body_space) {
+    r->out_of_memory = 1;
+    return;
+  }
+  collect_functions(r, &table, body_space);
+  check_calls(r, &table, body_space);
+  /* Only preprocessed input has the headers that declare the registry. */
+  if (r->marker_count > 0) register_kernels(r, &table);
+  free(table.slots);
+  free(table.kernels);
+  free(body_space);
+}
+
 /* ---- output ----------------------------------------------------------------------------- */
 
 static int compare_edits(const void *a, const void *b) {
@@ -1187,6 +1685,22 @@ static void write_line_padding(const rewriter *r, const edit *x, size_t missing,
   }
 }
 
+/* After a replacement that swallowed linemarkers (a construct with tokens from a system macro):
+ * a linemarker naming the line the edit ends on, then blanks up to the edit end's column, so
+ * the code after it keeps its line (the physical line count changes; the logical one does not). */
+static void write_marker_resync(rewriter *r, const edit *x, const linemarker *last,
+                                cusim_sink output) {
+  size_t marker_line = 1, end_line = 1, column = 1, unused = 1;
+  position_of(r, last->next_line, &marker_line, &unused);
+  position_of(r, x->end, &end_line, &column);
+  char number[64];
+  snprintf(number, sizeof number, "\n# %zu \"", last->line + (end_line - marker_line));
+  output.write(output.context, number, strlen(number));
+  output.write(output.context, r->source + last->file_start, last->file_length);
+  output.write(output.context, last->system ? "\" 3\n" : "\"\n", last->system ? 4 : 2);
+  for (size_t c = 1; c < column; c++) output.write(output.context, " ", 1);
+}
+
 static void write_output(rewriter *r, size_t body_start, cusim_sink output) {
   byte_buffer header = {0};
   if (!buffer_append_text(&header, "#line 1 \"") ||
@@ -1208,7 +1722,11 @@ static void write_output(rewriter *r, size_t body_start, cusim_sink output) {
     output.write(output.context, text, x->text_size);
     size_t removed = count_newlines(r->source + x->start, x->end - x->start);
     size_t added = count_newlines(text, x->text_size);
-    if (removed > added) write_line_padding(r, x, removed - added, output);
+    const linemarker *before = marker_before(r, x->start), *after = marker_before(r, x->end);
+    if (before != after && after)
+      write_marker_resync(r, x, after, output);
+    else if (removed > added)
+      write_line_padding(r, x, removed - added, output);
     position = x->end;
   }
   if (r->source_size > position)
@@ -1233,7 +1751,10 @@ int cusim_rewrite_buffer(const char *input, size_t size, const char *filename, c
   size_t body_start = 0;
   if (r.source_size >= 3 && memcmp(r.source, "\xEF\xBB\xBF", 3) == 0) body_start = 3;
 
-  if (tokenize(&r, body_start)) scan(&r);
+  if (tokenize(&r, body_start)) {
+    scan(&r);
+    if (!r.out_of_memory && !r.stopped) check_rules(&r);
+  }
   if (!r.out_of_memory && r.error_count == 0) {
     /* Edits are made in scan order, except null_arg() ones that precede a nested construct. */
     if (r.edit_count > 1) /* qsort must not be handed the NULL of an empty list */
@@ -1268,5 +1789,6 @@ int cusim_rewrite_buffer(const char *input, size_t size, const char *filename, c
   free(r.scratch.data);
   free(r.braces_in_function);
   free(r.open_launches);
+  free(r.markers);
   return failed;
 }

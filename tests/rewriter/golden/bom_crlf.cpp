@@ -1,7 +1,7 @@
 #line 1 "bom_crlf.cu"
 // A byte order mark is dropped.
 __global__ void k(int x) {}
-void host() {
+__global__ void host() {
   ::cusim::launch(::cusim::config(1, 1), "k", __FILE__, __LINE__, [=](auto&&... cusim_arg) { k(cusim_arg...); }, 
            ::cusim::null_arg());
   typedef int cusim_shared_t_x; cusim_shared_t_x& x = *::cusim::shared_var<cusim_shared_t_x>([]{});

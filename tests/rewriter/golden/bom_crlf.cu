@@ -1,6 +1,6 @@
 ﻿// A byte order mark is dropped.
 __global__ void k(int x) {}
-void host() {
+__global__ void host() {
   k<<<1,
       1>>>(0);
   __shared__ int x;

@@ -1,0 +1,55 @@
+/* cudaLaunchKernel for the CPU simulator. The rewriter registers every non-template __global__
+   definition (its address, name and an invoker typed by its parameters); cudaLaunchKernel looks
+   the address up and the invoker unpacks void **args into the ordinary launch path, with the
+   same checks and diagnostics as <<< >>>. */
+#ifndef CUSIM_LAUNCH_KERNEL_H
+#define CUSIM_LAUNCH_KERNEL_H
+#pragma GCC system_header
+
+#include <cstddef>
+#include <type_traits>
+#include <utility>
+
+namespace cusim {
+
+typedef void (*kernel_invoker)(const void *func, struct config cfg, void **args, const char *name,
+                               const char *file, int line);
+void register_kernel(const void *func, const char *name, kernel_invoker invoker);
+cudaError_t launch_registered(const char *file, int line, const void *func, dim3 grid, dim3 block,
+                              void **args, size_t shared, cudaStream_t stream);
+
+namespace detail {
+template <class... P, std::size_t... I>
+void invoke_unpacked(void (*kernel)(P...), struct config cfg, void **args, const char *name,
+                     const char *file, int line, std::index_sequence<I...>) {
+  ::cusim::launch(
+      cfg, name, file, line, [=](auto &&...arg) { kernel(arg...); },
+      *static_cast<std::remove_cv_t<std::remove_reference_t<P>> *>(args[I])...);
+}
+template <class... P>
+void invoke_kernel(const void *func, struct config cfg, void **args, const char *name,
+                   const char *file, int line) {
+  invoke_unpacked(reinterpret_cast<void (*)(P...)>(const_cast<void *>(func)), cfg, args, name, file,
+                  line, std::index_sequence_for<P...>{});
+}
+} // namespace detail
+
+/* What the rewriter writes after each __global__ definition. */
+struct kernel_registration {
+  template <class... P> kernel_registration(void (*kernel)(P...), const char *name) {
+    register_kernel(reinterpret_cast<const void *>(kernel), name, &detail::invoke_kernel<P...>);
+  }
+};
+
+template <class T>
+inline cudaError_t launch_kernel_at(const char *file, int line, T *func, dim3 grid, dim3 block,
+                                    void **args, size_t shared = 0, cudaStream_t stream = 0) {
+  return launch_registered(file, line, (const void *)func, grid, block, args, shared, stream);
+}
+
+} // namespace cusim
+
+/* The C function and the C++ template of cuda_runtime.h, with the call site for diagnostics. */
+#define cudaLaunchKernel(...) (::cusim::launch_kernel_at(__FILE__, __LINE__, __VA_ARGS__))
+
+#endif
