@@ -60,7 +60,7 @@ cudaError_t seed_expression_i32_on_device(const int *d_a, const int *d_b, int *d
 }
 // ---- end of task 2 ----------------------------------------------------------------------------
 
-/* Everything the seed's timer around vectorAdd(A, B) measured, spelled out. */
+/* Everything the Python original's timer around vectorAdd(A, B) measured, spelled out. */
 cudaError_t add_f32_from_host(const float *a, const float *b, float *out, long long n) {
   // ---- task 3: what @vectorize(target='cuda') does with host arrays --------------------------
   // TODO: allocate three device arrays of n floats, copy a and b to the device, run

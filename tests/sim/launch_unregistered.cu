@@ -2,7 +2,9 @@
 // cudaErrorInvalidDeviceFunction and a line saying why.
 #include <cstdio>
 
-void not_a_kernel(int *out) { *out = 1; }
+void not_a_kernel(int *out) {
+  *out = 1;
+}
 
 int main() {
   int *d = NULL;
