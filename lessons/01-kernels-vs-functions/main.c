@@ -9,7 +9,7 @@
 
 static const wb_program program = {
     .program = "01-kernels-vs-functions",
-    .summary = "fill an array with i*i from a kernel, and report launch errors",
+    .summary = "fill out[i] = i*i in a kernel; report launch errors",
     .default_n = 1 << 24,
     .min_n = 1,
     .max_n = 1 << 30,
@@ -77,9 +77,11 @@ int main(int argc, char **argv) {
     wb_info(&args, "check 2: a launch with 2048 threads per block is reported as %s: yes\n",
             cudaGetErrorName(bad_status));
   else
-    printf("check 2: a launch with 2048 threads per block never ran, but squares_on_device "
-           "returned %s instead of cudaErrorInvalidConfiguration\n",
-           cudaGetErrorName(bad_status));
+    wb_print_wrapped(
+        stdout, NULL,
+        "check 2: a launch with 2048 threads per block never ran, but squares_on_device "
+        "returned %s instead of cudaErrorInvalidConfiguration\n",
+        cudaGetErrorName(bad_status));
 
   /* Check 3: does squares_on_device wait for its kernel? Here the output is host memory that the
    * kernel writes directly (mapped memory, lesson 05), so no cudaMemcpy stands between the

@@ -15,7 +15,7 @@
 
 static const wb_program program = {
     .program = "04-doubling-large-arrays",
-    .summary = "double every element of a large array, and time the kernel against the whole trip",
+    .summary = "double a large array: kernel time vs the whole trip",
     .default_n = 30000000, /* the Python original's 30 million random numbers */
     .min_n = 1,
     .max_n = 1 << 30,

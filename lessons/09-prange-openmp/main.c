@@ -11,7 +11,7 @@
 
 static const wb_program program = {
     .program = "09-prange-openmp",
-    .summary = "Monte Carlo pi and a 3D add-2 with OpenMP, timed on 1, 2, 4, ... threads",
+    .summary = "OpenMP Monte Carlo pi and 3D add-2 on 1, 2, 4, ... threads",
     .default_n = 512,
     .min_n = 1,
     .max_n = 4096,

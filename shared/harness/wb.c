@@ -13,6 +13,64 @@
 #include <time.h>
 #include <unistd.h>
 
+/* ---- Line wrapping ------------------------------------------------------------------------ */
+
+/* Print text word-wrapped to WB_COLUMNS: a line breaks at the last space that keeps it within the
+ * width (a word longer than the width stays whole). Each continuation line starts with
+ * `continuation`, or where that is NULL with the line's own indentation and two spaces more.
+ * Newlines in the text start a new line; text after the last newline is printed as it is. */
+static void print_wrapped_text(FILE *out, const char *continuation, const char *text) {
+  const char *p = text;
+  while (*p) {
+    const char *end = strchr(p, '\n');
+    if (!end) {
+      fputs(p, out);
+      return;
+    }
+    char own[WB_COLUMNS / 2 + 3];
+    const char *indent = continuation;
+    if (!indent) {
+      size_t leading = strspn(p, " ");
+      if (leading > WB_COLUMNS / 2) leading = WB_COLUMNS / 2;
+      memset(own, ' ', leading + 2);
+      own[leading + 2] = '\0';
+      indent = own;
+    }
+    size_t indent_width = strlen(indent), column = 0;
+    while (p < end) {
+      size_t spaces = strspn(p, " ");
+      if (p + spaces > end) spaces = (size_t)(end - p);
+      size_t word = 0;
+      while (p + spaces + word < end && p[spaces + word] != ' ') ++word;
+      if (word > 0 && column > indent_width && column + spaces + word > WB_COLUMNS) {
+        fprintf(out, "\n%s", indent);
+        column = indent_width;
+      } else {
+        fprintf(out, "%.*s", (int)spaces, p);
+        column += spaces;
+      }
+      fprintf(out, "%.*s", (int)word, p + spaces);
+      column += word;
+      p += spaces + word;
+    }
+    fputc('\n', out);
+    p = end + 1;
+  }
+}
+
+static void vprint_wrapped(FILE *out, const char *continuation, const char *fmt, va_list ap) {
+  char text[4096];
+  vsnprintf(text, sizeof text, fmt, ap);
+  print_wrapped_text(out, continuation, text);
+}
+
+void wb_print_wrapped(FILE *out, const char *continuation, const char *fmt, ...) {
+  va_list ap;
+  va_start(ap, fmt);
+  vprint_wrapped(out, continuation, fmt, ap);
+  va_end(ap);
+}
+
 /* ---- CUDA errors ------------------------------------------------------------------------- */
 
 void wb_cuda_check(cudaError_t status, const char *what, const char *file, int line) {
@@ -27,29 +85,30 @@ void wb_cuda_check(cudaError_t status, const char *what, const char *file, int l
 /* ---- Command line ------------------------------------------------------------------------ */
 
 static void print_usage(FILE *out, const wb_program *program) {
+  fprintf(out, "usage: %s [options]\n", program->program);
+  wb_print_wrapped(out, "  ", "  %s\n", program->summary);
+  wb_print_wrapped(out, "               ",
+                   "  --n N        %s (default %lld; %lld..%lld; suffixes k, M, G allowed)\n",
+                   program->n_meaning, program->default_n, program->min_n, program->max_n);
   fprintf(out,
-          "usage: %s [--n N] [--seed S] [--repeat R] [--quiet]%s [--help]\n"
-          "  %s\n"
-          "  --n N        %s (default %lld; %lld..%lld; suffixes k, M, G allowed)\n"
           "  --seed S     seed of the deterministic input data (default 1)\n"
           "  --repeat R   timed repetitions, the median is reported (default %d)\n"
           "  --quiet      print only mismatches and the verdict\n",
-          program->program, program->accepts_threads ? " [--threads T]" : "", program->summary,
-          program->n_meaning, program->default_n, program->min_n, program->max_n,
           program->default_repeat > 0 ? program->default_repeat : 5);
   if (program->accepts_threads)
     fprintf(out, "  --threads T  most CPU threads to use (default: all cores)\n");
-  fprintf(out, "exit status: 0 correct, 1 wrong result, 2 usage error, 3 CUDA error, "
-               "77 no CUDA device\n");
+  fprintf(out, "  --help       print this and exit\n"
+               "exit status: 0 correct, 1 wrong result, 2 usage error, 3 CUDA error,\n"
+               "  77 no CUDA device\n");
 }
 
 void wb_usage_error(const wb_program *program, const char *fmt, ...) {
+  char reason[1024];
   va_list ap;
-  fprintf(stderr, "%s: ", program->program);
   va_start(ap, fmt);
-  vfprintf(stderr, fmt, ap);
+  vsnprintf(reason, sizeof reason, fmt, ap);
   va_end(ap);
-  fprintf(stderr, " (try --help)\n");
+  wb_print_wrapped(stderr, "  ", "%s: %s (try --help)\n", program->program, reason);
   exit(WB_EXIT_USAGE);
 }
 
@@ -405,28 +464,31 @@ void wb_require_device_memory(const wb_program *program, const wb_device *device
 
 void wb_print_header(const wb_program *program, const wb_device *device, const wb_args *args) {
   if (args->quiet) return;
-  printf("%s: %s\n", program->program, program->summary);
+  wb_print_wrapped(stdout, "  ", "%s: %s\n", program->program, program->summary);
   if (device->is_simulator)
-    printf("device: CPU simulator (%d worker threads; timings say nothing about a GPU)\n",
-           device->multiprocessors);
+    wb_print_wrapped(stdout, "  ",
+                     "device: CPU simulator (%d worker threads; timings say nothing about a GPU)\n",
+                     device->multiprocessors);
   else if (device->name[0])
-    printf("device: %s (compute capability %d.%d, %d SMs, peak %.0f GB/s)\n", device->name,
-           device->major, device->minor, device->multiprocessors, device->peak_gbps);
-  printf("size: n = %lld (%s), seed %llu, median of %d\n", args->n, program->n_meaning,
-         (unsigned long long)args->seed, args->repeat);
+    wb_print_wrapped(
+        stdout, "  ", "device: %s (compute capability %d.%d, %d SMs, peak %.0f GB/s)\n",
+        device->name, device->major, device->minor, device->multiprocessors, device->peak_gbps);
+  wb_print_wrapped(stdout, "  ", "size: n = %lld (%s), seed %llu, median of %d\n", args->n,
+                   program->n_meaning, (unsigned long long)args->seed, args->repeat);
 }
 
+/* The columns add up to 80 with every field present (a label of up to 27 characters). */
 void wb_print_figure(const wb_args *args, const char *label, double ms, double bytes,
                      const wb_device *device, double baseline_ms) {
   if (args->quiet) return;
-  printf("  %-28s %10.3f ms", label, ms);
+  printf("  %-27s %9.3f ms", label, ms);
   if (bytes > 0 && ms > 0) {
     double gbps = bytes / (ms * 1e-3) / 1e9;
-    printf("  %8.1f GB/s", gbps);
+    printf(" %7.1f GB/s", gbps);
     if (device && device->peak_gbps > 0 && !device->is_simulator)
-      printf("  %5.1f%% of peak", 100.0 * gbps / device->peak_gbps);
+      printf(" %3.0f%% peak", 100.0 * gbps / device->peak_gbps);
   }
-  if (baseline_ms > 0 && ms > 0) printf("  %7.2fx vs CPU", baseline_ms / ms);
+  if (baseline_ms > 0 && ms > 0) printf(" %6.2fx vs CPU", baseline_ms / ms);
   printf("\n");
 }
 
@@ -434,7 +496,7 @@ void wb_info(const wb_args *args, const char *fmt, ...) {
   if (args->quiet) return;
   va_list ap;
   va_start(ap, fmt);
-  vprintf(fmt, ap);
+  vprint_wrapped(stdout, NULL, fmt, ap); /* a long line wraps, indented under itself */
   va_end(ap);
 }
 
