@@ -66,7 +66,8 @@ int main(int argc, char **argv) {
   }
   CUDA_CHECK(cudaMemcpy(got, d_out, bytes, cudaMemcpyDeviceToHost));
   size_t wrong = wb_compare_f32("out", got, want, (size_t)n, 0.0, 1e-6);
-  wb_info(&args, "check 1: out[i] == i*i for all %d elements: %s\n", n, wrong ? "no" : "yes");
+  wb_info(&args, "check 1: out[i] == i*i for all %d element%s: %s\n", n, WB_PLURAL(n),
+          wrong ? "no" : "yes");
 
   /* Check 2: a launch that cannot start (2048 threads per block; the limit is 1024) must be
    * reported, not ignored. */

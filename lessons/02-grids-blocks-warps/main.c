@@ -263,7 +263,7 @@ int main(int argc, char **argv) {
     CUDA_CHECK(cudaMalloc((void **)&d_map, (size_t)args.n * sizeof(who_am_i)));
     timing_context host_context = {NULL, data, {256, 1, 1}, want};
     double cpu_ms = wb_time_host_ms(run_reference, &host_context, 1, args.repeat);
-    printf("\nThe 1D map of %lld cells, by block size:\n", args.n);
+    printf("\nThe 1D map of %lld cell%s, by block size:\n", args.n, WB_PLURAL(args.n));
     wb_print_figure(&args, "CPU reference", cpu_ms, (double)args.n * sizeof(who_am_i), NULL, 0);
     for (int i = 0; i < SWEEP_SIZES; ++i) {
       timing_context device_context = {d_map, data, {sweep[i], 1, 1}, NULL};

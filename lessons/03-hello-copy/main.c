@@ -62,7 +62,7 @@ static void report_error(const char *call, int n, cudaError_t status) {
 static int check_copy(const wb_args *args, const char *title, const float *got, const float *want,
                       int count) {
   if (memcmp(got, want, (size_t)count * sizeof(float)) == 0) {
-    wb_info(args, "%s: all %d elements copied\n", title, count);
+    wb_info(args, "%s: all %d element%s copied\n", title, count, WB_PLURAL(count));
     return 1;
   }
   wb_print_wrapped(stdout, NULL, "%s: not every element was copied:\n", title);
@@ -157,8 +157,8 @@ int main(int argc, char **argv) {
   status = copy_many_blocks(many.in, many.out, n);
   int copied = 0;
   snprintf(title, sizeof title,
-           "check 3: copy_many_blocks, %d elements in blocks of %d (<<<%d, %d>>>)", n,
-           COPY_BLOCK_SIZE, blocks, COPY_BLOCK_SIZE);
+           "check 3: copy_many_blocks, %d element%s in blocks of %d (<<<%d, %d>>>)", n,
+           WB_PLURAL(n), COPY_BLOCK_SIZE, blocks, COPY_BLOCK_SIZE);
   if (status != cudaSuccess) {
     wb_print_wrapped(stdout, NULL, "%s: failed\n", title);
     report_error("copy_many_blocks", n, status);

@@ -152,8 +152,10 @@ int main(int argc, char **argv) {
   int blocks_needed = (n + THREADS_PER_BLOCK - 1) / THREADS_PER_BLOCK;
   long long past_end = 0; /* writes past the end of the array in check 1 */
   long long wrong = check_launch("out", &c, launch_kernel, want, &past_end);
-  wb_info(&args, "check 1: %d block%s of %d threads, out[i] == 2 * in[i] for all %d elements: %s\n",
-          blocks_needed, blocks_needed == 1 ? "" : "s", THREADS_PER_BLOCK, n, wrong ? "no" : "yes");
+  wb_info(&args,
+          "check 1: %d block%s of %d threads, out[i] == 2 * in[i] for all %d element%s: %s\n",
+          blocks_needed, WB_PLURAL(blocks_needed), THREADS_PER_BLOCK, n, WB_PLURAL(n),
+          wrong ? "no" : "yes");
 
   /* Check 2: the grid-stride loop must not care how many blocks it gets: one block (each
    * thread loops many times), a few, a full load for every multiprocessor (the usual choice),

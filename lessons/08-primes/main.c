@@ -71,7 +71,8 @@ int main(int argc, char **argv) {
   unsigned char *want = malloc((size_t)n), *got = malloc((size_t)n);
   if (!want || !got) wb_usage_error(&program, "cannot allocate %d bytes of host memory", 2 * n);
   unsigned int want_count = primes_sieve(want, n);
-  wb_info(&args, "the sieve of Eratosthenes finds %u primes below %d\n", want_count, n);
+  wb_info(&args, "the sieve of Eratosthenes finds %u prime%s below %d\n", want_count,
+          WB_PLURAL(want_count), n);
 
   /* Check 1: the Python original's way, one launch of one thread per number, on the first numbers.
    */
@@ -101,7 +102,7 @@ int main(int argc, char **argv) {
            n);
     ++wrong_flags;
   }
-  wb_info(&args, "check 2: one thread per number, all %d flags: %s\n", n,
+  wb_info(&args, "check 2: one thread per number, all %d flag%s: %s\n", n, WB_PLURAL(n),
           wrong_flags ? "no" : "yes");
   list_primes(&args, "one thread per number", got, n < LISTED_LIMIT ? n : LISTED_LIMIT);
   int count_right = got_count == want_count;

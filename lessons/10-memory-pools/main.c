@@ -260,8 +260,8 @@ int main(int argc, char **argv) {
   if (passed && !args.quiet) {
     timing_context c = {n, bytes, host, NULL, NULL, NULL, stream};
     CUDA_CHECK(cudaMalloc((void **)&c.d_buffer, bytes));
-    printf("getting %zu ints (%.1f MB) on the GPU, each time given back and waited for:\n", n,
-           bytes / 1e6);
+    printf("getting %zu int%s (%.1f MB) on the GPU, each time given back and waited for:\n", n,
+           WB_PLURAL(n), bytes / 1e6);
     double copy_ms = wb_time_host_ms(copy_from_host, &c, 1, args.repeat);
     wb_print_figure(&args, "copy from the host", copy_ms, (double)bytes, NULL, 0); /* PCIe */
     double malloc_ms = wb_time_host_ms(malloc_empty, &c, 1, args.repeat);

@@ -263,7 +263,7 @@ void wb_set_max_reported(int count) {
 static void report_summary(const char *what, size_t mismatches, size_t n) {
   if (mismatches > (size_t)max_reported)
     printf("  ... and %zu more\n", mismatches - (size_t)max_reported);
-  if (mismatches) printf("  %s: %zu of %zu elements wrong\n", what, mismatches, n);
+  if (mismatches) printf("  %s: %zu of %zu element%s wrong\n", what, mismatches, n, WB_PLURAL(n));
 }
 
 static int float_matches(double got, double want, double atol, double rtol) {

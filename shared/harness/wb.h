@@ -42,6 +42,9 @@ enum {
 
 /* Every line a learner reads fits a terminal of this many columns. */
 #define WB_COLUMNS 80
+
+/* "s" unless count is 1: "%d element%s", n, WB_PLURAL(n). */
+#define WB_PLURAL(count) ((count) == 1 ? "" : "s")
 /* printf, word-wrapped to WB_COLUMNS; continuation lines start with `continuation` (e.g. "  "). */
 void wb_print_wrapped(FILE *out, const char *continuation, const char *fmt, ...)
     __attribute__((format(printf, 3, 4)));
