@@ -415,15 +415,27 @@ double wb_time_cuda_ms(wb_timed_fn fn, void *context, int warmup, int repeat) {
 
 /* ---- The device ------------------------------------------------------------------------------ */
 
+/* Why there is no usable device, in words a learner can act on. Without any NVIDIA driver the
+ * runtime answers cudaErrorInsufficientDriver, as it does for a driver older than the toolkit;
+ * "driver version is insufficient" then reads as "update your driver", so where none of the
+ * driver's device nodes exist (Linux, or WSL's /dev/dxg) it says there is no driver. */
+static const char *no_device_reason(cudaError_t status) {
+  if (status == cudaSuccess) return "the driver reports 0 devices";
+  if (status == cudaErrorInsufficientDriver && access("/dev/nvidiactl", F_OK) != 0 &&
+      access("/proc/driver/nvidia/version", F_OK) != 0 && access("/dev/dxg", F_OK) != 0)
+    return "no NVIDIA driver (nothing to run CUDA programs on this machine)";
+  if (status == cudaErrorInsufficientDriver)
+    return "the NVIDIA driver is older than this CUDA toolkit (update it)";
+  return cudaGetErrorString(status);
+}
+
 void wb_device_open(wb_device *device) {
   memset(device, 0, sizeof *device);
   int count = 0;
   cudaError_t status = cudaGetDeviceCount(&count);
   if (status != cudaSuccess || count == 0) {
-    /* No driver at all answers cudaErrorInsufficientDriver, no GPU cudaErrorNoDevice: both are
-     * "cannot run here", which CTest shows as a skip. */
-    printf("no CUDA device: %s\n",
-           status != cudaSuccess ? cudaGetErrorString(status) : "the driver reports 0 devices");
+    /* No driver, no GPU, an old driver: "cannot run here", which CTest shows as a skip. */
+    printf("no CUDA device: %s\n", no_device_reason(status));
     printf("SKIP\n");
     exit(WB_EXIT_NO_DEVICE);
   }
