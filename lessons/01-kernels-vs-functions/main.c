@@ -129,7 +129,7 @@ int main(int argc, char **argv) {
   CUDA_CHECK(cudaFree(d_out));
   free(got);
   free(want);
-  if (wrong) return wb_finish(0, "out[i] is not i*i (see the mismatches above)");
+  if (wrong) return wb_finish(0, "out[i] is not i*i (see the mismatches above; tasks 1 and 2)");
   if (!reported) return wb_finish(0, "a failed launch was not reported (task 3)");
   if (!waited)
     return wb_finish(0, "squares_on_device returned before its kernel had finished (task 3: wait "
