@@ -17,6 +17,7 @@ static const wb_program program = {
     .program = "04-doubling-large-arrays",
     .summary = "double a large array: kernel time vs the whole trip",
     .default_n = 30000000, /* the Python original's 30 million random numbers */
+    .sim_default_n = 4000000,
     .min_n = 1,
     .max_n = 1 << 30,
     .n_meaning = "number of doubles",

@@ -13,6 +13,7 @@ static const wb_program program = {
     .program = "10-memory-pools",
     .summary = "the cost of device memory: cudaMalloc, the stream pool, copies",
     .default_n = 100000000,
+    .sim_default_n = 10000000,
     .min_n = 1,
     .max_n = 1LL << 30,
     .n_meaning = "number of ints, 4 bytes each",

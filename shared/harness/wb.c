@@ -84,12 +84,27 @@ void wb_cuda_check(cudaError_t status, const char *what, const char *file, int l
 
 /* ---- Command line ------------------------------------------------------------------------ */
 
+/* The default n of this build: on the CPU simulator (CUSIM) a lesson may name a smaller one, so a
+ * run without --n finishes in seconds there; GPU builds keep the GPU-sized default. */
+static long long build_default_n(const wb_program *program) {
+#ifdef CUSIM
+  if (program->sim_default_n > 0) return program->sim_default_n;
+#endif
+  return program->default_n;
+}
+
 static void print_usage(FILE *out, const wb_program *program) {
   fprintf(out, "usage: %s [options]\n", program->program);
   wb_print_wrapped(out, "  ", "  %s\n", program->summary);
+  char defaults[96];
+  if (build_default_n(program) != program->default_n)
+    snprintf(defaults, sizeof defaults, "default %lld on the simulator, %lld on a GPU",
+             build_default_n(program), program->default_n);
+  else
+    snprintf(defaults, sizeof defaults, "default %lld", program->default_n);
   wb_print_wrapped(out, "               ",
-                   "  --n N        %s (default %lld; %lld..%lld; suffixes k, M, G allowed)\n",
-                   program->n_meaning, program->default_n, program->min_n, program->max_n);
+                   "  --n N        %s (%s; %lld..%lld; suffixes k, M, G allowed)\n",
+                   program->n_meaning, defaults, program->min_n, program->max_n);
   fprintf(out,
           "  --seed S     seed of the deterministic input data (default 1)\n"
           "  --repeat R   timed repetitions, the median is reported (default %d)\n"
@@ -133,7 +148,8 @@ static int parse_count(const char *text, long long *value) {
 }
 
 void wb_parse_args(int argc, char **argv, const wb_program *program, wb_args *args) {
-  args->n = program->default_n;
+  args->n = build_default_n(program);
+  args->sim_sized = args->n != program->default_n;
   args->seed = 1;
   args->repeat = program->default_repeat > 0 ? program->default_repeat : 5;
   args->quiet = 0;
@@ -173,6 +189,7 @@ void wb_parse_args(int argc, char **argv, const wb_program *program, wb_args *ar
         wb_usage_error(program, "--n %s is out of range (%lld..%lld)", value, program->min_n,
                        program->max_n);
       args->n = number;
+      args->sim_sized = 0;
     } else if (!strcmp(flag, "--seed")) {
       args->seed = (uint64_t)number;
     } else if (!strcmp(flag, "--repeat")) {
@@ -187,12 +204,18 @@ void wb_parse_args(int argc, char **argv, const wb_program *program, wb_args *ar
   }
 }
 
-void wb_require_host_memory(const wb_program *program, double bytes) {
+static double host_bytes_required; /* the last wb_require_host_memory, for the simulator's sum */
+
+static double physical_bytes(void) {
   long pages = sysconf(_SC_PHYS_PAGES);
   long page_size = sysconf(_SC_PAGE_SIZE);
-  if (pages <= 0 || page_size <= 0) return; /* unknown: let malloc decide */
-  double physical = (double)pages * (double)page_size;
-  if (bytes > 0.8 * physical)
+  return pages > 0 && page_size > 0 ? (double)pages * (double)page_size : 0.0; /* 0: unknown */
+}
+
+void wb_require_host_memory(const wb_program *program, double bytes) {
+  host_bytes_required = bytes;
+  double physical = physical_bytes();
+  if (physical > 0 && bytes > 0.8 * physical)
     wb_usage_error(program, "this size needs %.1f GiB of host memory, but the machine has %.1f GiB",
                    bytes / 1073741824.0, physical / 1073741824.0);
 }
@@ -367,13 +390,39 @@ static double *timing_buffer(int repeat) {
   return times;
 }
 
+/* A timing loop that has run for more than 3 s says how far it is, at most every 3 s, on stderr,
+ * so a long run does not look hung. */
+typedef struct {
+  double start_ms, reported_ms;
+  int total;
+} timing_progress;
+
+static timing_progress progress_start(int warmup, int repeat) {
+  timing_progress progress = {wb_now_ms(), 0.0, warmup + repeat};
+  progress.reported_ms = progress.start_ms;
+  return progress;
+}
+
+static void progress_step(timing_progress *progress, int done) {
+  double now = wb_now_ms();
+  if (now - progress->reported_ms < 3000.0 || done >= progress->total) return;
+  progress->reported_ms = now;
+  fprintf(stderr, "  (timing: %d of %d runs done, %.0f s so far)\n", done, progress->total,
+          (now - progress->start_ms) / 1000.0);
+}
+
 double wb_time_host_ms(wb_timed_fn fn, void *context, int warmup, int repeat) {
-  for (int i = 0; i < warmup; ++i) fn(context);
+  timing_progress progress = progress_start(warmup, repeat);
+  for (int i = 0; i < warmup; ++i) {
+    fn(context);
+    progress_step(&progress, i + 1);
+  }
   double *times = timing_buffer(repeat);
   for (int i = 0; i < repeat; ++i) {
     double start = wb_now_ms();
     fn(context);
     times[i] = wb_now_ms() - start;
+    progress_step(&progress, warmup + i + 1);
   }
   double median = wb_median(times, repeat);
   free(times);
@@ -390,9 +439,11 @@ double wb_time_cuda_ms(wb_timed_fn fn, void *context, int warmup, int repeat) {
   cudaEvent_t start, stop;
   CUDA_CHECK(cudaEventCreate(&start));
   CUDA_CHECK(cudaEventCreate(&stop));
+  timing_progress progress = progress_start(warmup, repeat);
   for (int i = 0; i < warmup; ++i) fn(context);
   CUDA_CHECK(cudaGetLastError());
   CUDA_CHECK(cudaDeviceSynchronize());
+  progress_step(&progress, warmup);
   double *times = timing_buffer(repeat);
   for (int i = 0; i < repeat; ++i) {
     CUDA_CHECK(cudaEventRecord(start, 0));
@@ -405,6 +456,7 @@ double wb_time_cuda_ms(wb_timed_fn fn, void *context, int warmup, int repeat) {
     float ms = 0.0f;
     CUDA_CHECK(cudaEventElapsedTime(&ms, start, stop));
     times[i] = ms;
+    progress_step(&progress, warmup + i + 1);
   }
   CUDA_CHECK(cudaEventDestroy(start));
   CUDA_CHECK(cudaEventDestroy(stop));
@@ -467,6 +519,14 @@ void wb_require_device_memory(const wb_program *program, const wb_device *device
     (void)cudaGetLastError();
     free_bytes = device->global_bytes;
   }
+  /* On the simulator "device" memory is host memory too: both must fit in the machine at once. */
+  double physical = physical_bytes();
+  if (device->is_simulator && physical > 0 && host_bytes_required + bytes > 0.8 * physical)
+    wb_usage_error(program,
+                   "this size needs %.1f GiB of host and %.1f GiB of simulated device memory, "
+                   "both in host memory here, but the machine has %.1f GiB",
+                   host_bytes_required / 1073741824.0, bytes / 1073741824.0,
+                   physical / 1073741824.0);
   if (bytes > 0.95 * (double)free_bytes)
     wb_usage_error(program, "this size needs %.1f GiB of device memory, but %s has %.1f GiB free",
                    bytes / 1073741824.0, device->name, (double)free_bytes / 1073741824.0);
@@ -487,6 +547,11 @@ void wb_print_header(const wb_program *program, const wb_device *device, const w
         device->name, device->major, device->minor, device->multiprocessors, device->peak_gbps);
   wb_print_wrapped(stdout, "  ", "size: n = %lld (%s), seed %llu, median of %d\n", args->n,
                    program->n_meaning, (unsigned long long)args->seed, args->repeat);
+  if (args->sim_sized)
+    wb_print_wrapped(stdout, NULL,
+                     "  (a size for the simulator, done in seconds; a GPU run has n = %lld;"
+                     " --n N sets it)\n",
+                     program->default_n);
 }
 
 /* The columns add up to 80 with every field present (a label of up to 27 characters). */

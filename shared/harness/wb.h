@@ -66,6 +66,7 @@ typedef struct {
   int repeat;      /* timed repetitions, the median is reported (--repeat) */
   int quiet;       /* print only mismatches and the verdict (--quiet) */
   int cpu_threads; /* --threads for lessons about the CPU; 0 = all */
+  int sim_sized;   /* n is the simulator's default (no --n given, sim_default_n set) */
 } wb_args;
 
 typedef struct {
@@ -77,6 +78,8 @@ typedef struct {
   const char *n_meaning; /* e.g. "number of doubles" */
   int default_repeat;    /* 0 means 5 */
   int accepts_threads;   /* lesson accepts --threads */
+  long long
+      sim_default_n; /* default on the CPU simulator, sized to finish in seconds (0: default_n) */
 } wb_program;
 
 /* Parse the uniform flags. Bad input prints one line and the usage to stderr and exits 2;
