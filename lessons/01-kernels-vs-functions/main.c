@@ -9,7 +9,7 @@
 
 static const wb_program program = {
     .program = "01-kernels-vs-functions",
-    .summary = "fill an array with i*i from a kernel, and report launch errors",
+    .summary = "fill out[i] = i*i in a kernel; report launch errors",
     .default_n = 1 << 24,
     .min_n = 1,
     .max_n = 1 << 30,
@@ -66,7 +66,8 @@ int main(int argc, char **argv) {
   }
   CUDA_CHECK(cudaMemcpy(got, d_out, bytes, cudaMemcpyDeviceToHost));
   size_t wrong = wb_compare_f32("out", got, want, (size_t)n, 0.0, 1e-6);
-  wb_info(&args, "check 1: out[i] == i*i for all %d elements: %s\n", n, wrong ? "no" : "yes");
+  wb_info(&args, "check 1: out[i] == i*i for all %d element%s: %s\n", n, WB_PLURAL(n),
+          wrong ? "no" : "yes");
 
   /* Check 2: a launch that cannot start (2048 threads per block; the limit is 1024) must be
    * reported, not ignored. */
@@ -77,9 +78,11 @@ int main(int argc, char **argv) {
     wb_info(&args, "check 2: a launch with 2048 threads per block is reported as %s: yes\n",
             cudaGetErrorName(bad_status));
   else
-    printf("check 2: a launch with 2048 threads per block never ran, but squares_on_device "
-           "returned %s instead of cudaErrorInvalidConfiguration\n",
-           cudaGetErrorName(bad_status));
+    wb_print_wrapped(
+        stdout, NULL,
+        "check 2: a launch with 2048 threads per block never ran, but squares_on_device "
+        "returned %s instead of cudaErrorInvalidConfiguration\n",
+        cudaGetErrorName(bad_status));
 
   /* Check 3: does squares_on_device wait for its kernel? Here the output is host memory that the
    * kernel writes directly (mapped memory, lesson 05), so no cudaMemcpy stands between the
@@ -126,7 +129,7 @@ int main(int argc, char **argv) {
   CUDA_CHECK(cudaFree(d_out));
   free(got);
   free(want);
-  if (wrong) return wb_finish(0, "out[i] is not i*i (see the mismatches above)");
+  if (wrong) return wb_finish(0, "out[i] is not i*i (see the mismatches above; tasks 1 and 2)");
   if (!reported) return wb_finish(0, "a failed launch was not reported (task 3)");
   if (!waited)
     return wb_finish(0, "squares_on_device returned before its kernel had finished (task 3: wait "

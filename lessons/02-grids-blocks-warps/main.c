@@ -15,7 +15,7 @@
 
 static const wb_program program = {
     .program = "02-grids-blocks-warps",
-    .summary = "map which block, thread, warp and lane handles each cell, in 1D, 2D and 3D",
+    .summary = "map block, thread, warp and lane of each cell, 1D to 3D",
     .default_n = 1 << 23,
     .min_n = 1,
     .max_n = 1 << 26,
@@ -142,18 +142,19 @@ static char picture_char(const who_am_i *cell, int value) {
 
 static void draw_picture(configuration c, const who_am_i *map) {
   shape3 grid = grid_of(c);
-  printf("\nThe %d x %d case as your kernel wrote it (blocks of %d x %d threads, a grid of %d x %d "
-         "blocks;\nrow y = 0 at the top, '.' = no thread wrote the cell):\n\n",
+  /* Blocks and warps one character per cell, lanes three: 12 cells wide fit 80 columns. */
+  int narrow = c.data.x < 5 ? 5 : c.data.x;
+  printf("\nThe %d x %d case as your kernel wrote it (blocks of %d x %d threads,\n"
+         "a grid of %d x %d blocks; row y = 0 at the top, '.' = no thread wrote the cell):\n\n",
          c.data.x, c.data.y, c.block.x, c.block.y, grid.x, grid.y);
-  printf("  %-*s   %-*s   %s\n", 2 * c.data.x, "block of each cell", 2 * c.data.x,
-         "warp of each cell", "lane of each cell");
+  printf("  %-*s   %-*s   %s\n", narrow, "block", narrow, "warp", "lane of each cell");
   for (int y = 0; y < c.data.y; ++y) {
     const who_am_i *row = &map[(long long)y * c.data.x];
-    printf(" ");
-    for (int x = 0; x < c.data.x; ++x) printf(" %c", picture_char(&row[x], row[x].block));
-    printf("   ");
-    for (int x = 0; x < c.data.x; ++x) printf(" %c", picture_char(&row[x], row[x].warp));
-    printf("   ");
+    printf("  ");
+    for (int x = 0; x < c.data.x; ++x) printf("%c", picture_char(&row[x], row[x].block));
+    printf("%*s   ", narrow - c.data.x, "");
+    for (int x = 0; x < c.data.x; ++x) printf("%c", picture_char(&row[x], row[x].warp));
+    printf("%*s  ", narrow - c.data.x, "");
     for (int x = 0; x < c.data.x; ++x) {
       if (!written(&row[x]))
         printf("  .");
@@ -211,6 +212,7 @@ int main(int argc, char **argv) {
     wb_usage_error(&program, "cannot allocate %zu bytes of host memory", map_bytes);
 
   int failed = 0;
+  int table_started = 0; /* the heading of the table of cases is printed */
   for (int i = 0; i < CONFIGURATIONS; ++i) {
     configuration c = configurations[i];
     shape3 grid = grid_of(c);
@@ -223,10 +225,12 @@ int main(int argc, char **argv) {
     CUDA_CHECK(cudaMemset(d_map, 0xFF, (size_t)allocated * sizeof(who_am_i)));
     cudaError_t status = who_am_i_on_device(d_map, c.data, c.block);
     if (status != cudaSuccess) {
-      printf("check %s: who_am_i_on_device returned %s (%s) for data %d x %d x %d in blocks of "
-             "%d x %d x %d\n",
-             c.name, cudaGetErrorName(status), cudaGetErrorString(status), c.data.x, c.data.y,
-             c.data.z, c.block.x, c.block.y, c.block.z);
+      wb_print_wrapped(
+          stdout, "  ",
+          "check %s: who_am_i_on_device returned %s (%s) for data %d x %d x %d in blocks of "
+          "%d x %d x %d\n",
+          c.name, cudaGetErrorName(status), cudaGetErrorString(status), c.data.x, c.data.y,
+          c.data.z, c.block.x, c.block.y, c.block.z);
       (void)cudaFree(d_map);
       return wb_finish(0, "who_am_i_on_device reported an error for a valid launch (is every "
                           "dimension of the grid at least 1? task 5)");
@@ -242,8 +246,9 @@ int main(int argc, char **argv) {
       snprintf(data_text, sizeof data_text, "%dx%dx%d", c.data.x, c.data.y, c.data.z);
       snprintf(block_text, sizeof block_text, "%dx%dx%d", c.block.x, c.block.y, c.block.z);
       snprintf(grid_text, sizeof grid_text, "%dx%dx%d", grid.x, grid.y, grid.z);
-      printf("check %-25s data %-13s blocks of %-9s grid %-11s %s\n", c.name, data_text, block_text,
-             grid_text, wrong ? "WRONG" : "right");
+      if (!table_started++) printf("%-30s %-12s %-7s grid\n", "", "data", "block");
+      printf("check %-24s %-12s %-7s %-10s %s\n", c.name, data_text, block_text, grid_text,
+             wrong ? "WRONG" : "right");
     }
     /* The details of the first wrong case only: one case at a time is easier to read. */
     if (wrong && !failed++) check_map(c, got, want, allocated, 1);
@@ -258,7 +263,7 @@ int main(int argc, char **argv) {
     CUDA_CHECK(cudaMalloc((void **)&d_map, (size_t)args.n * sizeof(who_am_i)));
     timing_context host_context = {NULL, data, {256, 1, 1}, want};
     double cpu_ms = wb_time_host_ms(run_reference, &host_context, 1, args.repeat);
-    printf("\nThe 1D map of %lld cells, by block size:\n", args.n);
+    printf("\nThe 1D map of %lld cell%s, by block size:\n", args.n, WB_PLURAL(args.n));
     wb_print_figure(&args, "CPU reference", cpu_ms, (double)args.n * sizeof(who_am_i), NULL, 0);
     for (int i = 0; i < SWEEP_SIZES; ++i) {
       timing_context device_context = {d_map, data, {sweep[i], 1, 1}, NULL};

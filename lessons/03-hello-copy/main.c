@@ -15,7 +15,7 @@
 
 static const wb_program program = {
     .program = "03-hello-copy",
-    .summary = "copy an array with one block, then with many blocks and a bounds check",
+    .summary = "copy with one block, then with many blocks and a bounds check",
     .default_n = 1 << 24,
     .min_n = 1,
     .max_n = 1 << 30,
@@ -53,8 +53,8 @@ static int untouched(const float *value) {
 }
 
 static void report_error(const char *call, int n, cudaError_t status) {
-  printf("  %s(n = %d) returned %s: \"%s\"\n", call, n, cudaGetErrorName(status),
-         cudaGetErrorString(status));
+  wb_print_wrapped(stdout, NULL, "  %s(n = %d) returned %s: \"%s\"\n", call, n,
+                   cudaGetErrorName(status), cudaGetErrorString(status));
 }
 
 /* Compare a copy with its source. A pass is one line (silenced by --quiet); a failure shows the
@@ -62,10 +62,10 @@ static void report_error(const char *call, int n, cudaError_t status) {
 static int check_copy(const wb_args *args, const char *title, const float *got, const float *want,
                       int count) {
   if (memcmp(got, want, (size_t)count * sizeof(float)) == 0) {
-    wb_info(args, "%s: all %d elements copied\n", title, count);
+    wb_info(args, "%s: all %d element%s copied\n", title, count, WB_PLURAL(count));
     return 1;
   }
-  printf("%s: not every element was copied:\n", title);
+  wb_print_wrapped(stdout, NULL, "%s: not every element was copied:\n", title);
   wb_compare_f32("out", got, want, (size_t)count, 0.0, 0.0);
   return 0;
 }
@@ -110,7 +110,7 @@ int main(int argc, char **argv) {
   snprintf(title, sizeof title, "check 1: copy_one_block, <<<1, %d>>>", one_block_n);
   cudaError_t status = copy_one_block(one.in, one.out, one_block_n);
   if (status != cudaSuccess) {
-    printf("%s: failed\n", title);
+    wb_print_wrapped(stdout, NULL, "%s: failed\n", title);
     report_error("copy_one_block", one_block_n, status);
     failure = "copy_one_block failed for a size one block can hold (task 2)";
   } else {
@@ -134,14 +134,16 @@ int main(int argc, char **argv) {
     wb_info(&args, "  (a block holds at most %d threads on this device; out[0] is %s)\n",
             max_threads, untouched(out) ? "untouched: no thread ran" : "written?!");
   } else {
-    printf(
-        "check 2: copy_one_block, <<<1, %d>>>: this launch cannot start, since a block holds at\n"
-        "  most %d threads, but copy_one_block(n = %d) returned %s (\"%s\")\n",
-        too_big_n, max_threads, too_big_n, cudaGetErrorName(status), cudaGetErrorString(status));
+    printf("check 2: copy_one_block, <<<1, %d>>>: this launch cannot start, since a\n"
+           "  block holds at most %d threads, but copy_one_block(n = %d) returned\n"
+           "  %s (\"%s\")",
+           too_big_n, max_threads, too_big_n, cudaGetErrorName(status), cudaGetErrorString(status));
     if (status == cudaSuccess)
-      printf(
-          "  instead of cudaErrorInvalidConfiguration. Does copy_one_block launch ONE block of n\n"
-          "  threads, and return what launch_result() says?\n");
+      printf(" instead of cudaErrorInvalidConfiguration.\n"
+             "  Does copy_one_block launch ONE block of n threads, and return what\n"
+             "  launch_result() says?\n");
+    else
+      printf("\n");
     if (!failure)
       failure = "the one-block launch of too many threads was not reported (task 2: use ONE block)";
   }
@@ -155,10 +157,10 @@ int main(int argc, char **argv) {
   status = copy_many_blocks(many.in, many.out, n);
   int copied = 0;
   snprintf(title, sizeof title,
-           "check 3: copy_many_blocks, %d elements in blocks of %d (<<<%d, %d>>>)", n,
-           COPY_BLOCK_SIZE, blocks, COPY_BLOCK_SIZE);
+           "check 3: copy_many_blocks, %d element%s in blocks of %d (<<<%d, %d>>>)", n,
+           WB_PLURAL(n), COPY_BLOCK_SIZE, blocks, COPY_BLOCK_SIZE);
   if (status != cudaSuccess) {
-    printf("%s: failed\n", title);
+    wb_print_wrapped(stdout, NULL, "%s: failed\n", title);
     report_error("copy_many_blocks", n, status);
     if (!failure) failure = "copy_many_blocks failed (task 3)";
   } else {

@@ -15,8 +15,9 @@
 
 static const wb_program program = {
     .program = "04-doubling-large-arrays",
-    .summary = "double every element of a large array, and time the kernel against the whole trip",
+    .summary = "double a large array: kernel time vs the whole trip",
     .default_n = 30000000, /* the Python original's 30 million random numbers */
+    .sim_default_n = 4000000,
     .min_n = 1,
     .max_n = 1 << 30,
     .n_meaning = "number of doubles",
@@ -152,8 +153,10 @@ int main(int argc, char **argv) {
   int blocks_needed = (n + THREADS_PER_BLOCK - 1) / THREADS_PER_BLOCK;
   long long past_end = 0; /* writes past the end of the array in check 1 */
   long long wrong = check_launch("out", &c, launch_kernel, want, &past_end);
-  wb_info(&args, "check 1: %d block%s of %d threads, out[i] == 2 * in[i] for all %d elements: %s\n",
-          blocks_needed, blocks_needed == 1 ? "" : "s", THREADS_PER_BLOCK, n, wrong ? "no" : "yes");
+  wb_info(&args,
+          "check 1: %d block%s of %d threads, out[i] == 2 * in[i] for all %d element%s: %s\n",
+          blocks_needed, WB_PLURAL(blocks_needed), THREADS_PER_BLOCK, n, WB_PLURAL(n),
+          wrong ? "no" : "yes");
 
   /* Check 2: the grid-stride loop must not care how many blocks it gets: one block (each
    * thread loops many times), a few, a full load for every multiprocessor (the usual choice),

@@ -16,6 +16,7 @@ static const wb_program program = {
     .program = "05-implicit-vs-explicit-memory",
     .summary = "add 2 to every element, moving the data seven ways, and compare the costs",
     .default_n = 1 << 25, /* 32 Mi doubles: 256 MiB in, 256 MiB out */
+    .sim_default_n = 1 << 22,
     .min_n = 1,
     .max_n = 1 << 30,
     .n_meaning = "number of doubles",

@@ -13,6 +13,7 @@ static const wb_program program = {
     .program = "06-chained-kernels",
     .summary = "three kernels in a chain: round trips vs data kept on the device vs streams",
     .default_n = 1 << 25, /* 32 Mi doubles, 256 MiB */
+    .sim_default_n = 1 << 22,
     .min_n = 1,
     .max_n = 1 << 30,
     .n_meaning = "number of doubles",

@@ -14,6 +14,7 @@ static const wb_program program = {
     .program = "07-vectorize-ufuncs",
     .summary = "one scalar function, three loops: serial C, OpenMP and a CUDA kernel",
     .default_n = 320000000, /* the seed's vectorAdd size */
+    .sim_default_n = 10000000,
     .min_n = 1,
     .max_n = 2000000000,
     .n_meaning = "elements per array",

@@ -11,7 +11,7 @@
 
 static const wb_program program = {
     .program = "09-prange-openmp",
-    .summary = "Monte Carlo pi and a 3D add-2 with OpenMP, timed on 1, 2, 4, ... threads",
+    .summary = "OpenMP Monte Carlo pi and 3D add-2 on 1, 2, 4, ... threads",
     .default_n = 512,
     .min_n = 1,
     .max_n = 4096,
@@ -195,7 +195,7 @@ int main(int argc, char **argv) {
   if (!pi_same)
     return wb_finish(0, "pi_count_parallel's count differs from the serial count (task 1: a count "
                         "that changes from run to run is a race; is hits in a reduction?)");
-  if (!pi_close) return wb_finish(0, "the pi estimate is too far from pi (see check 2)");
+  if (!pi_close) return wb_finish(0, "the pi estimate is too far from pi (see check 2; task 1)");
   if (serial_wrong) return wb_finish(0, "add_two_serial's output is not in + 2 (task 2)");
   if (parallel_wrong) return wb_finish(0, "add_two_parallel's output is not in + 2 (task 3)");
   return wb_finish(1, NULL);

@@ -11,8 +11,9 @@
 
 static const wb_program program = {
     .program = "10-memory-pools",
-    .summary = "what getting device memory costs: cudaMalloc, the stream-ordered pool, copies",
+    .summary = "the cost of device memory: cudaMalloc, the stream pool, copies",
     .default_n = 100000000,
+    .sim_default_n = 10000000,
     .min_n = 1,
     .max_n = 1LL << 30,
     .n_meaning = "number of ints, 4 bytes each",
@@ -47,7 +48,7 @@ static pool_state read_pool(cudaMemPool_t pool) {
 /* One row of the pool table: what CuPy's mempool.total_bytes() and used_bytes() tell, and more. */
 static pool_state show_pool(const wb_args *args, cudaMemPool_t pool, const char *when) {
   pool_state s = read_pool(pool);
-  wb_info(args, "  %-36s %13llu %13llu %13llu %13llu\n", when, s.reserved, s.used, s.reserved_high,
+  wb_info(args, "  %-31s %10llu %10llu %10llu %10llu\n", when, s.reserved, s.used, s.reserved_high,
           s.used_high);
   return s;
 }
@@ -178,8 +179,8 @@ int main(int argc, char **argv) {
   CUDA_CHECK(set_release_threshold(pool, threshold));
 
   wb_info(&args, "the pool (cudaDeviceGetDefaultMemPool), in bytes:\n");
-  wb_info(&args, "  %-36s %13s %13s %13s %13s\n", "", "reserved", "used", "reserved high",
-          "used high");
+  wb_info(&args, "  %-31s %10s %10s %10s %10s\n  %-31s %10s %10s %10s %10s\n", "", "reserved",
+          "used", "reserved", "used", "", "", "", "high", "high");
   show_pool(&args, pool, "at the start");
 
   /* Checks 1 and 2: x = arange(n) made in pool memory by your kernel, then `steps` rounds with
@@ -204,7 +205,7 @@ int main(int argc, char **argv) {
   CUDA_CHECK(cudaFreeAsync(d_x, stream));
   CUDA_CHECK(cudaFreeAsync(d_acc, stream));
   CUDA_CHECK(cudaStreamSynchronize(stream));
-  pool_state freed = show_pool(&args, pool, "x and acc freed, stream synchronized");
+  pool_state freed = show_pool(&args, pool, "x and acc freed, stream synced");
   /* One more temporary, its free still queued behind a kernel when trim_pool is called: a trim
    * that does not wait for the stream cannot give that memory back. */
   int *d_last = NULL;
@@ -226,14 +227,21 @@ int main(int argc, char **argv) {
   /* Check 3: x, acc and one temporary were in use at once, all from the pool. */
   int temps_pooled = during.used_high >= 3ULL * bytes && !steps_waited;
   if (steps_waited)
-    printf("  steps_with_pool took %.0f ms to return while the stream was held for 100 ms: it\n"
-           "  waited for the GPU. cudaFree synchronizes the whole device; give a temporary back\n"
-           "  in stream order with cudaFreeAsync(d_tmp, stream)\n",
+    printf("  steps_with_pool took %.0f ms to return while the stream was held for 100 ms: it
+           "
+           "  waited for the GPU. cudaFree synchronizes the whole device; give a temporary back
+           "
+           "  in stream order with cudaFreeAsync(d_tmp, stream)
+           ",
            steps_return_ms);
   else if (during.used_high < 3ULL * bytes)
-    printf("  used high = %llu bytes, but x, acc and a temporary take %llu: the temporaries did "
-           "not come from the pool\n",
-           during.used_high, 3ULL * (unsigned long long)bytes);
+    wb_print_wrapped(
+        stdout, NULL,
+        "  used high = %llu bytes, but x, acc and a temporary take %llu: the temporaries did "
+        "not come from the pool
+        ",
+        during.used_high,
+        3ULL * (unsigned long long)bytes);
   wb_info(&args, "check 3: the temporaries came from the pool (used high >= 3 x %zu bytes): %s\n",
           bytes, temps_pooled ? "yes" : "no");
 
@@ -254,7 +262,8 @@ int main(int argc, char **argv) {
    * (the threshold of task 3) can show it: with threshold 0, the wait alone empties the pool. */
   int trim_ok = threshold_set && queued.reserved > 0 && trimmed.reserved == 0;
   if (!threshold_set)
-    printf("  check 5 needs the release threshold of task 3: without it the pool keeps nothing\n");
+    printf("  check 5 needs the release threshold of task 3:\n"
+           "  without it the pool keeps nothing\n");
   else if (!trim_ok)
     printf("  reserved = %llu bytes after trim_pool, want 0 (did it wait for the stream, so "
            "that the last cudaFreeAsync had happened?)\n",
@@ -268,8 +277,8 @@ int main(int argc, char **argv) {
   if (passed && !args.quiet) {
     timing_context c = {n, bytes, host, NULL, NULL, NULL, stream};
     CUDA_CHECK(cudaMalloc((void **)&c.d_buffer, bytes));
-    printf("getting %zu ints (%.1f MB) on the GPU, each time given back and waited for:\n", n,
-           bytes / 1e6);
+    printf("getting %zu int%s (%.1f MB) on the GPU, each time given back and waited for:\n", n,
+           WB_PLURAL(n), bytes / 1e6);
     double copy_ms = wb_time_host_ms(copy_from_host, &c, 1, args.repeat);
     wb_print_figure(&args, "copy from the host", copy_ms, (double)bytes, NULL, 0); /* PCIe */
     double malloc_ms = wb_time_host_ms(malloc_empty, &c, 1, args.repeat);
@@ -289,8 +298,8 @@ int main(int argc, char **argv) {
     printf("one %zu-byte temporary, allocated and freed %d times (per pair):\n", pair_bytes, pairs);
     double malloc_pair_us = 1e3 * wb_time_host_ms(malloc_pairs, &c, 1, args.repeat) / pairs;
     double pool_pair_us = 1e3 * wb_time_host_ms(pool_pairs, &c, 1, args.repeat) / pairs;
-    printf("  %-28s %10.3f us\n", "cudaMalloc + cudaFree", malloc_pair_us);
-    printf("  %-28s %10.3f us   %.1fx as fast\n", "cudaMallocAsync + FreeAsync", pool_pair_us,
+    printf("  %-27s %9.3f us\n", "cudaMalloc + cudaFree", malloc_pair_us);
+    printf("  %-27s %9.3f us   %.1fx as fast\n", "cudaMallocAsync + FreeAsync", pool_pair_us,
            pool_pair_us > 0 ? malloc_pair_us / pool_pair_us : 0.0);
 
     printf("%d steps, each with an n-int temporary:\n", steps);

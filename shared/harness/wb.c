@@ -13,6 +13,64 @@
 #include <time.h>
 #include <unistd.h>
 
+/* ---- Line wrapping ------------------------------------------------------------------------ */
+
+/* Print text word-wrapped to WB_COLUMNS: a line breaks at the last space that keeps it within the
+ * width (a word longer than the width stays whole). Each continuation line starts with
+ * `continuation`, or where that is NULL with the line's own indentation and two spaces more.
+ * Newlines in the text start a new line; text after the last newline is printed as it is. */
+static void print_wrapped_text(FILE *out, const char *continuation, const char *text) {
+  const char *p = text;
+  while (*p) {
+    const char *end = strchr(p, '\n');
+    if (!end) {
+      fputs(p, out);
+      return;
+    }
+    char own[WB_COLUMNS / 2 + 3];
+    const char *indent = continuation;
+    if (!indent) {
+      size_t leading = strspn(p, " ");
+      if (leading > WB_COLUMNS / 2) leading = WB_COLUMNS / 2;
+      memset(own, ' ', leading + 2);
+      own[leading + 2] = '\0';
+      indent = own;
+    }
+    size_t indent_width = strlen(indent), column = 0;
+    while (p < end) {
+      size_t spaces = strspn(p, " ");
+      if (p + spaces > end) spaces = (size_t)(end - p);
+      size_t word = 0;
+      while (p + spaces + word < end && p[spaces + word] != ' ') ++word;
+      if (word > 0 && column > indent_width && column + spaces + word > WB_COLUMNS) {
+        fprintf(out, "\n%s", indent);
+        column = indent_width;
+      } else {
+        fprintf(out, "%.*s", (int)spaces, p);
+        column += spaces;
+      }
+      fprintf(out, "%.*s", (int)word, p + spaces);
+      column += word;
+      p += spaces + word;
+    }
+    fputc('\n', out);
+    p = end + 1;
+  }
+}
+
+static void vprint_wrapped(FILE *out, const char *continuation, const char *fmt, va_list ap) {
+  char text[4096];
+  vsnprintf(text, sizeof text, fmt, ap);
+  print_wrapped_text(out, continuation, text);
+}
+
+void wb_print_wrapped(FILE *out, const char *continuation, const char *fmt, ...) {
+  va_list ap;
+  va_start(ap, fmt);
+  vprint_wrapped(out, continuation, fmt, ap);
+  va_end(ap);
+}
+
 /* ---- CUDA errors ------------------------------------------------------------------------- */
 
 void wb_cuda_check(cudaError_t status, const char *what, const char *file, int line) {
@@ -26,30 +84,46 @@ void wb_cuda_check(cudaError_t status, const char *what, const char *file, int l
 
 /* ---- Command line ------------------------------------------------------------------------ */
 
+/* The default n of this build: on the CPU simulator (CUSIM) a lesson may name a smaller one, so a
+ * run without --n finishes in seconds there; GPU builds keep the GPU-sized default. */
+static long long build_default_n(const wb_program *program) {
+#ifdef CUSIM
+  if (program->sim_default_n > 0) return program->sim_default_n;
+#endif
+  return program->default_n;
+}
+
 static void print_usage(FILE *out, const wb_program *program) {
+  fprintf(out, "usage: %s [options]\n", program->program);
+  wb_print_wrapped(out, "  ", "  %s\n", program->summary);
+  char defaults[96];
+  if (build_default_n(program) != program->default_n)
+    snprintf(defaults, sizeof defaults, "default %lld on the simulator, %lld on a GPU",
+             build_default_n(program), program->default_n);
+  else
+    snprintf(defaults, sizeof defaults, "default %lld", program->default_n);
+  wb_print_wrapped(out, "               ",
+                   "  --n N        %s (%s; %lld..%lld; suffixes k, M, G allowed)\n",
+                   program->n_meaning, defaults, program->min_n, program->max_n);
   fprintf(out,
-          "usage: %s [--n N] [--seed S] [--repeat R] [--quiet]%s [--help]\n"
-          "  %s\n"
-          "  --n N        %s (default %lld; %lld..%lld; suffixes k, M, G allowed)\n"
           "  --seed S     seed of the deterministic input data (default 1)\n"
           "  --repeat R   timed repetitions, the median is reported (default %d)\n"
           "  --quiet      print only mismatches and the verdict\n",
-          program->program, program->accepts_threads ? " [--threads T]" : "", program->summary,
-          program->n_meaning, program->default_n, program->min_n, program->max_n,
           program->default_repeat > 0 ? program->default_repeat : 5);
   if (program->accepts_threads)
     fprintf(out, "  --threads T  most CPU threads to use (default: all cores)\n");
-  fprintf(out, "exit status: 0 correct, 1 wrong result, 2 usage error, 3 CUDA error, "
-               "77 no CUDA device\n");
+  fprintf(out, "  --help       print this and exit\n"
+               "exit status: 0 correct, 1 wrong result, 2 usage error, 3 CUDA error,\n"
+               "  77 no CUDA device\n");
 }
 
 void wb_usage_error(const wb_program *program, const char *fmt, ...) {
+  char reason[1024];
   va_list ap;
-  fprintf(stderr, "%s: ", program->program);
   va_start(ap, fmt);
-  vfprintf(stderr, fmt, ap);
+  vsnprintf(reason, sizeof reason, fmt, ap);
   va_end(ap);
-  fprintf(stderr, " (try --help)\n");
+  wb_print_wrapped(stderr, "  ", "%s: %s (try --help)\n", program->program, reason);
   exit(WB_EXIT_USAGE);
 }
 
@@ -74,7 +148,8 @@ static int parse_count(const char *text, long long *value) {
 }
 
 void wb_parse_args(int argc, char **argv, const wb_program *program, wb_args *args) {
-  args->n = program->default_n;
+  args->n = build_default_n(program);
+  args->sim_sized = args->n != program->default_n;
   args->seed = 1;
   args->repeat = program->default_repeat > 0 ? program->default_repeat : 5;
   args->quiet = 0;
@@ -114,6 +189,7 @@ void wb_parse_args(int argc, char **argv, const wb_program *program, wb_args *ar
         wb_usage_error(program, "--n %s is out of range (%lld..%lld)", value, program->min_n,
                        program->max_n);
       args->n = number;
+      args->sim_sized = 0;
     } else if (!strcmp(flag, "--seed")) {
       args->seed = (uint64_t)number;
     } else if (!strcmp(flag, "--repeat")) {
@@ -128,12 +204,18 @@ void wb_parse_args(int argc, char **argv, const wb_program *program, wb_args *ar
   }
 }
 
-void wb_require_host_memory(const wb_program *program, double bytes) {
+static double host_bytes_required; /* the last wb_require_host_memory, for the simulator's sum */
+
+static double physical_bytes(void) {
   long pages = sysconf(_SC_PHYS_PAGES);
   long page_size = sysconf(_SC_PAGE_SIZE);
-  if (pages <= 0 || page_size <= 0) return; /* unknown: let malloc decide */
-  double physical = (double)pages * (double)page_size;
-  if (bytes > 0.8 * physical)
+  return pages > 0 && page_size > 0 ? (double)pages * (double)page_size : 0.0; /* 0: unknown */
+}
+
+void wb_require_host_memory(const wb_program *program, double bytes) {
+  host_bytes_required = bytes;
+  double physical = physical_bytes();
+  if (physical > 0 && bytes > 0.8 * physical)
     wb_usage_error(program, "this size needs %.1f GiB of host memory, but the machine has %.1f GiB",
                    bytes / 1073741824.0, physical / 1073741824.0);
 }
@@ -204,7 +286,7 @@ void wb_set_max_reported(int count) {
 static void report_summary(const char *what, size_t mismatches, size_t n) {
   if (mismatches > (size_t)max_reported)
     printf("  ... and %zu more\n", mismatches - (size_t)max_reported);
-  if (mismatches) printf("  %s: %zu of %zu elements wrong\n", what, mismatches, n);
+  if (mismatches) printf("  %s: %zu of %zu element%s wrong\n", what, mismatches, n, WB_PLURAL(n));
 }
 
 static int float_matches(double got, double want, double atol, double rtol) {
@@ -308,13 +390,39 @@ static double *timing_buffer(int repeat) {
   return times;
 }
 
+/* A timing loop that has run for more than 3 s says how far it is, at most every 3 s, on stderr,
+ * so a long run does not look hung. */
+typedef struct {
+  double start_ms, reported_ms;
+  int total;
+} timing_progress;
+
+static timing_progress progress_start(int warmup, int repeat) {
+  timing_progress progress = {wb_now_ms(), 0.0, warmup + repeat};
+  progress.reported_ms = progress.start_ms;
+  return progress;
+}
+
+static void progress_step(timing_progress *progress, int done) {
+  double now = wb_now_ms();
+  if (now - progress->reported_ms < 3000.0 || done >= progress->total) return;
+  progress->reported_ms = now;
+  fprintf(stderr, "  (timing: %d of %d runs done, %.0f s so far)\n", done, progress->total,
+          (now - progress->start_ms) / 1000.0);
+}
+
 double wb_time_host_ms(wb_timed_fn fn, void *context, int warmup, int repeat) {
-  for (int i = 0; i < warmup; ++i) fn(context);
+  timing_progress progress = progress_start(warmup, repeat);
+  for (int i = 0; i < warmup; ++i) {
+    fn(context);
+    progress_step(&progress, i + 1);
+  }
   double *times = timing_buffer(repeat);
   for (int i = 0; i < repeat; ++i) {
     double start = wb_now_ms();
     fn(context);
     times[i] = wb_now_ms() - start;
+    progress_step(&progress, warmup + i + 1);
   }
   double median = wb_median(times, repeat);
   free(times);
@@ -331,9 +439,11 @@ double wb_time_cuda_ms(wb_timed_fn fn, void *context, int warmup, int repeat) {
   cudaEvent_t start, stop;
   CUDA_CHECK(cudaEventCreate(&start));
   CUDA_CHECK(cudaEventCreate(&stop));
+  timing_progress progress = progress_start(warmup, repeat);
   for (int i = 0; i < warmup; ++i) fn(context);
   CUDA_CHECK(cudaGetLastError());
   CUDA_CHECK(cudaDeviceSynchronize());
+  progress_step(&progress, warmup);
   double *times = timing_buffer(repeat);
   for (int i = 0; i < repeat; ++i) {
     CUDA_CHECK(cudaEventRecord(start, 0));
@@ -346,6 +456,7 @@ double wb_time_cuda_ms(wb_timed_fn fn, void *context, int warmup, int repeat) {
     float ms = 0.0f;
     CUDA_CHECK(cudaEventElapsedTime(&ms, start, stop));
     times[i] = ms;
+    progress_step(&progress, warmup + i + 1);
   }
   CUDA_CHECK(cudaEventDestroy(start));
   CUDA_CHECK(cudaEventDestroy(stop));
@@ -356,15 +467,27 @@ double wb_time_cuda_ms(wb_timed_fn fn, void *context, int warmup, int repeat) {
 
 /* ---- The device ------------------------------------------------------------------------------ */
 
+/* Why there is no usable device, in words a learner can act on. Without any NVIDIA driver the
+ * runtime answers cudaErrorInsufficientDriver, as it does for a driver older than the toolkit;
+ * "driver version is insufficient" then reads as "update your driver", so where none of the
+ * driver's device nodes exist (Linux, or WSL's /dev/dxg) it says there is no driver. */
+static const char *no_device_reason(cudaError_t status) {
+  if (status == cudaSuccess) return "the driver reports 0 devices";
+  if (status == cudaErrorInsufficientDriver && access("/dev/nvidiactl", F_OK) != 0 &&
+      access("/proc/driver/nvidia/version", F_OK) != 0 && access("/dev/dxg", F_OK) != 0)
+    return "no NVIDIA driver (nothing to run CUDA programs on this machine)";
+  if (status == cudaErrorInsufficientDriver)
+    return "the NVIDIA driver is older than this CUDA toolkit (update it)";
+  return cudaGetErrorString(status);
+}
+
 void wb_device_open(wb_device *device) {
   memset(device, 0, sizeof *device);
   int count = 0;
   cudaError_t status = cudaGetDeviceCount(&count);
   if (status != cudaSuccess || count == 0) {
-    /* No driver at all answers cudaErrorInsufficientDriver, no GPU cudaErrorNoDevice: both are
-     * "cannot run here", which CTest shows as a skip. */
-    printf("no CUDA device: %s\n",
-           status != cudaSuccess ? cudaGetErrorString(status) : "the driver reports 0 devices");
+    /* No driver, no GPU, an old driver: "cannot run here", which CTest shows as a skip. */
+    printf("no CUDA device: %s\n", no_device_reason(status));
     printf("SKIP\n");
     exit(WB_EXIT_NO_DEVICE);
   }
@@ -396,6 +519,14 @@ void wb_require_device_memory(const wb_program *program, const wb_device *device
     (void)cudaGetLastError();
     free_bytes = device->global_bytes;
   }
+  /* On the simulator "device" memory is host memory too: both must fit in the machine at once. */
+  double physical = physical_bytes();
+  if (device->is_simulator && physical > 0 && host_bytes_required + bytes > 0.8 * physical)
+    wb_usage_error(program,
+                   "this size needs %.1f GiB of host and %.1f GiB of simulated device memory, "
+                   "both in host memory here, but the machine has %.1f GiB",
+                   host_bytes_required / 1073741824.0, bytes / 1073741824.0,
+                   physical / 1073741824.0);
   if (bytes > 0.95 * (double)free_bytes)
     wb_usage_error(program, "this size needs %.1f GiB of device memory, but %s has %.1f GiB free",
                    bytes / 1073741824.0, device->name, (double)free_bytes / 1073741824.0);
@@ -405,28 +536,36 @@ void wb_require_device_memory(const wb_program *program, const wb_device *device
 
 void wb_print_header(const wb_program *program, const wb_device *device, const wb_args *args) {
   if (args->quiet) return;
-  printf("%s: %s\n", program->program, program->summary);
+  wb_print_wrapped(stdout, "  ", "%s: %s\n", program->program, program->summary);
   if (device->is_simulator)
-    printf("device: CPU simulator (%d worker threads; timings say nothing about a GPU)\n",
-           device->multiprocessors);
+    wb_print_wrapped(stdout, "  ",
+                     "device: CPU simulator (%d worker threads; timings say nothing about a GPU)\n",
+                     device->multiprocessors);
   else if (device->name[0])
-    printf("device: %s (compute capability %d.%d, %d SMs, peak %.0f GB/s)\n", device->name,
-           device->major, device->minor, device->multiprocessors, device->peak_gbps);
-  printf("size: n = %lld (%s), seed %llu, median of %d\n", args->n, program->n_meaning,
-         (unsigned long long)args->seed, args->repeat);
+    wb_print_wrapped(
+        stdout, "  ", "device: %s (compute capability %d.%d, %d SMs, peak %.0f GB/s)\n",
+        device->name, device->major, device->minor, device->multiprocessors, device->peak_gbps);
+  wb_print_wrapped(stdout, "  ", "size: n = %lld (%s), seed %llu, median of %d\n", args->n,
+                   program->n_meaning, (unsigned long long)args->seed, args->repeat);
+  if (args->sim_sized)
+    wb_print_wrapped(stdout, NULL,
+                     "  (a size for the simulator, done in seconds; a GPU run has n = %lld;"
+                     " --n N sets it)\n",
+                     program->default_n);
 }
 
+/* The columns add up to 80 with every field present (a label of up to 27 characters). */
 void wb_print_figure(const wb_args *args, const char *label, double ms, double bytes,
                      const wb_device *device, double baseline_ms) {
   if (args->quiet) return;
-  printf("  %-28s %10.3f ms", label, ms);
+  printf("  %-27s %9.3f ms", label, ms);
   if (bytes > 0 && ms > 0) {
     double gbps = bytes / (ms * 1e-3) / 1e9;
-    printf("  %8.1f GB/s", gbps);
+    printf(" %7.1f GB/s", gbps);
     if (device && device->peak_gbps > 0 && !device->is_simulator)
-      printf("  %5.1f%% of peak", 100.0 * gbps / device->peak_gbps);
+      printf(" %3.0f%% peak", 100.0 * gbps / device->peak_gbps);
   }
-  if (baseline_ms > 0 && ms > 0) printf("  %7.2fx vs CPU", baseline_ms / ms);
+  if (baseline_ms > 0 && ms > 0) printf(" %6.2fx vs CPU", baseline_ms / ms);
   printf("\n");
 }
 
@@ -434,7 +573,7 @@ void wb_info(const wb_args *args, const char *fmt, ...) {
   if (args->quiet) return;
   va_list ap;
   va_start(ap, fmt);
-  vprintf(fmt, ap);
+  vprint_wrapped(stdout, NULL, fmt, ap); /* a long line wraps, indented under itself */
   va_end(ap);
 }
 

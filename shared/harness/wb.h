@@ -11,6 +11,7 @@
 #include <cuda_runtime.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <stdio.h>
 
 #ifdef __cplusplus
 extern "C" {
@@ -37,6 +38,17 @@ enum {
   WB_EXIT_NO_DEVICE = 77
 };
 
+/* ---- Output width ------------------------------------------------------------------------- */
+
+/* Every line a learner reads fits a terminal of this many columns. */
+#define WB_COLUMNS 80
+
+/* "s" unless count is 1: "%d element%s", n, WB_PLURAL(n). */
+#define WB_PLURAL(count) ((count) == 1 ? "" : "s")
+/* printf, word-wrapped to WB_COLUMNS; continuation lines start with `continuation` (e.g. "  "). */
+void wb_print_wrapped(FILE *out, const char *continuation, const char *fmt, ...)
+    __attribute__((format(printf, 3, 4)));
+
 /* ---- CUDA errors ------------------------------------------------------------------------- */
 
 /* Check a CUDA runtime call; on error print file, line, the error's name and message, exit 3. */
@@ -54,6 +66,7 @@ typedef struct {
   int repeat;      /* timed repetitions, the median is reported (--repeat) */
   int quiet;       /* print only mismatches and the verdict (--quiet) */
   int cpu_threads; /* --threads for lessons about the CPU; 0 = all */
+  int sim_sized;   /* n is the simulator's default (no --n given, sim_default_n set) */
 } wb_args;
 
 typedef struct {
@@ -65,6 +78,8 @@ typedef struct {
   const char *n_meaning; /* e.g. "number of doubles" */
   int default_repeat;    /* 0 means 5 */
   int accepts_threads;   /* lesson accepts --threads */
+  long long
+      sim_default_n; /* default on the CPU simulator, sized to finish in seconds (0: default_n) */
 } wb_program;
 
 /* Parse the uniform flags. Bad input prints one line and the usage to stderr and exits 2;
@@ -155,11 +170,11 @@ void wb_require_device_memory(const wb_program *program, const wb_device *device
 
 /* The header: program, device (or "CPU simulator") and the size. */
 void wb_print_header(const wb_program *program, const wb_device *device, const wb_args *args);
-/* A figure line: "  label   1.234 ms   812.3 GB/s   24.2% of peak   12.3x vs CPU".
+/* A figure line: "  label   1.234 ms   812.3 GB/s   24% peak   12.30x vs CPU".
  * bytes <= 0 omits bandwidth; baseline_ms <= 0 omits the speedup; device may be NULL. */
 void wb_print_figure(const wb_args *args, const char *label, double ms, double bytes,
                      const wb_device *device, double baseline_ms);
-/* printf that --quiet silences. */
+/* printf that --quiet silences; a line wider than WB_COLUMNS wraps, indented two spaces more. */
 void wb_info(const wb_args *args, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 /* Print "PASS" or "FAIL: reason" as the last line and return the exit code (0 or 1). */
 int wb_finish(int passed, const char *reason);

@@ -5,7 +5,7 @@
 
 int main(int argc, char **argv) {
   const wb_program program = {
-      "args-probe", "print the parsed flags", 1000, 1, 1000000000, "elements", 3, 1};
+      "args-probe", "print the parsed flags", 1000, 1, 1000000000, "elements", 3, 1, 0};
   wb_args args;
   wb_parse_args(argc, argv, &program, &args);
   printf("n=%lld seed=%llu repeat=%d quiet=%d threads=%d\n", args.n, (unsigned long long)args.seed,

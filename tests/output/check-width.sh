@@ -6,7 +6,10 @@
 # sizes and with a bad flag, and reports every line wider than that, with the program and the
 # flags that printed it. Characters are counted, not bytes (UTF-8), and tabs as 8.
 set -u
+# Environment: WB_WIDTH_SKIP_LESSONS, lesson numbers not to run (e.g. "05 06 07");
+# WB_WIDTH_IGNORE, an extended regular expression: matching lines are not counted.
 bin=${1:?bin dir} columns=${2:-80}
+skip_lessons=" ${WB_WIDTH_SKIP_LESSONS:-} " ignore=${WB_WIDTH_IGNORE:-}
 export LC_ALL=C.UTF-8
 shopt -s nullglob
 programs=("$bin"/[0-9][0-9]-*.{exercise,solution}.{sim,cpu})
@@ -19,7 +22,7 @@ check_output() { # LABEL: reads the output on stdin
   local label=$1 line
   while IFS= read -r line; do
     line=${line//$'\t'/        }
-    if [ ${#line} -gt "$columns" ]; then
+    if [ ${#line} -gt "$columns" ] && ! { [ -n "$ignore" ] && [[ $line =~ $ignore ]]; }; then
       wide=$((wide + 1))
       printf '%s (%d columns):\n  %s\n' "$label" "${#line}" "$line"
     fi
@@ -27,6 +30,7 @@ check_output() { # LABEL: reads the output on stdin
 }
 for program in "${programs[@]}"; do
   name=${program##*/}
+  [[ $skip_lessons == *" ${name:0:2} "* ]] && continue
   for flags in "--help" "--n 1 --repeat 1" "--n 1000 --repeat 1" "--n -3" "--bogus"; do
     # shellcheck disable=SC2086 # flags split on purpose
     check_output "$name $flags" < <(timeout 60 "$program" $flags 2>&1)

@@ -42,6 +42,14 @@ expect_usage_error "unknown option" run "$TEST_LESSON_NUMBER" --fast
 wb "$tree" "$out" check 99
 check "the unknown-lesson line names the lessons" contains "$out" "lessons: 01"
 
+fits_80_columns() { # FILE: every line at most 80 characters (not bytes)
+  local line status=0 LC_ALL=C.UTF-8
+  while IFS= read -r line; do
+    [ ${#line} -le 80 ] || { echo "too wide (${#line}): $line"; status=1; }
+  done <"$1"
+  return $status
+}
+
 # Hints: one at a time, in order, remembered between runs; after the last, the last again.
 hints=$tree/lessons/$lesson/hints.md
 total=$(grep -c '^## Hint [0-9]' "$hints")
@@ -50,9 +58,10 @@ for k in $(seq 1 "$total"); do
   wb "$tree" "$out" hint "$TEST_LESSON_NUMBER"
   check "hint run $k: exit 0" status_is $? 0
   check "hint run $k shows hint $k of $total" contains "$out" "Hint $k of $total"
-  check "hint run $k shows the text of hint $k" contains "$out" "$(hint_section "$hints" "$k" | head -n 1)"
+  check "hint run $k shows the text of hint $k" contains "$out" "$(hint_section "$hints" "$k" | head -n 1 | cut -c1-60)"
+  check "hint run $k fits 80 columns" fits_80_columns "$out"
   if [ "$k" -lt "$total" ]; then
-    check "hint run $k does not show hint $((k + 1))" lacks "$out" "$(hint_section "$hints" $((k + 1)) | head -n 1)"
+    check "hint run $k does not show hint $((k + 1))" lacks "$out" "$(hint_section "$hints" $((k + 1)) | head -n 1 | cut -c1-60)"
   fi
 done
 wb "$tree" "$out" hint "$TEST_LESSON_NUMBER"
