@@ -227,21 +227,17 @@ int main(int argc, char **argv) {
   /* Check 3: x, acc and one temporary were in use at once, all from the pool. */
   int temps_pooled = during.used_high >= 3ULL * bytes && !steps_waited;
   if (steps_waited)
-    printf("  steps_with_pool took %.0f ms to return while the stream was held for 100 ms: it
-           "
-           "  waited for the GPU. cudaFree synchronizes the whole device; give a temporary back
-           "
-           "  in stream order with cudaFreeAsync(d_tmp, stream)
-           ",
-           steps_return_ms);
+    wb_print_wrapped(stdout, "  ",
+                     "  steps_with_pool took %.0f ms to return while the stream was held for "
+                     "100 ms: it waited for the GPU. cudaFree synchronizes the whole device; give "
+                     "a temporary back in stream order with cudaFreeAsync(d_tmp, stream)\n",
+                     steps_return_ms);
   else if (during.used_high < 3ULL * bytes)
     wb_print_wrapped(
         stdout, NULL,
         "  used high = %llu bytes, but x, acc and a temporary take %llu: the temporaries did "
-        "not come from the pool
-        ",
-        during.used_high,
-        3ULL * (unsigned long long)bytes);
+        "not come from the pool\n",
+        during.used_high, 3ULL * (unsigned long long)bytes);
   wb_info(&args, "check 3: the temporaries came from the pool (used high >= 3 x %zu bytes): %s\n",
           bytes, temps_pooled ? "yes" : "no");
 
