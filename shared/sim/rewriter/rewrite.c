@@ -1318,10 +1318,17 @@ static int is_scope_boundary(const rewriter *r, size_t k) {
           !token_is_char(r, k - 1, ':'));
 }
 
-/* First token of the declaration statement that holds token name. */
+/* Walks in the rules' passes look this many tokens at most, so that the work stays linear. */
+enum { RULE_WALK_LIMIT = 2048 };
+
+/* First token of the declaration statement that holds token name, or NO_TOKEN when it is too
+ * far away. */
 static size_t declaration_start(const rewriter *r, size_t name) {
   size_t k = name;
-  while (k > 0 && !is_scope_boundary(r, k - 1)) k--;
+  while (k > 0 && !is_scope_boundary(r, k - 1)) {
+    if (name - k > RULE_WALK_LIMIT) return NO_TOKEN;
+    k--;
+  }
   return k;
 }
 
@@ -1479,6 +1486,7 @@ static void collect_functions(rewriter *r, function_table *table, unsigned char 
         r->tokens[i + 2 < r->token_count ? i + 2 : i].kind == TOKEN_LITERAL)
       continue; /* int x(5): a variable */
     size_t first = declaration_start(r, i);
+    if (first == NO_TOKEN) continue;
     unsigned spaces = 0;
     int is_constexpr = 0, is_typedef = 0, is_using = 0;
     size_t host_at = NO_TOKEN, device_at = NO_TOKEN, global_at = NO_TOKEN;
@@ -1518,7 +1526,7 @@ static void collect_functions(rewriter *r, function_table *table, unsigned char 
     size_t close = skip_group_forward(r, i + 1, '(', ')');
     if (close == NO_TOKEN) continue;
     size_t depth = 0;
-    for (size_t k = close + 1; k < r->token_count; k++) {
+    for (size_t k = close + 1; k < r->token_count && k - close < RULE_WALK_LIMIT; k++) {
       if (token_is_char(r, k, '(') || token_is_char(r, k, '[')) depth++;
       if ((token_is_char(r, k, ')') || token_is_char(r, k, ']')) && depth > 0) depth--;
       if (depth > 0) continue;
@@ -1540,6 +1548,7 @@ static void collect_functions(rewriter *r, function_table *table, unsigned char 
 static unsigned block_space(const rewriter *r, size_t open, unsigned outer) {
   size_t depth = 0;
   for (size_t k = open; k-- > 0;) {
+    if (open - k > RULE_WALK_LIMIT) return SPACE_UNKNOWN;
     if (is_statement_boundary(r, k)) return outer;
     if (token_is_char(r, k, ')') || token_is_char(r, k, ']')) {
       if (depth == 0 && token_is_char(r, k, ']')) return SPACE_UNKNOWN;
