@@ -72,6 +72,16 @@ static int buffer_append_escaped(byte_buffer *buffer, const char *data, size_t s
   return 1;
 }
 
+/* A linemarker's file name, as the preprocessor escaped it: kept, except that control bytes (a
+ * line splice in a hand-written marker) become '?', so an error stays one line. */
+static int buffer_append_file_name(byte_buffer *buffer, const char *data, size_t size) {
+  for (size_t i = 0; i < size; i++) {
+    char c = (unsigned char)data[i] < 0x20 ? '?' : data[i];
+    if (!buffer_append(buffer, &c, 1)) return 0;
+  }
+  return 1;
+}
+
 /* ---- tokens ----------------------------------------------------------------------------- */
 
 enum token_kind {
@@ -334,9 +344,10 @@ static void report_at_offset(rewriter *r, size_t offset, const char *before, siz
   if (marker) line_number = marker->line + (line_number - marker_line);
   char position[64];
   snprintf(position, sizeof position, ":%zu:%zu: error: ", line_number, column);
-  int ok = (marker ? buffer_append(&line, r->source + marker->file_start, marker->file_length)
-                   : buffer_append_text(&line, r->filename)) &&
-           buffer_append_text(&line, position) && buffer_append_text(&line, before);
+  int ok =
+      (marker ? buffer_append_file_name(&line, r->source + marker->file_start, marker->file_length)
+              : buffer_append_text(&line, r->filename)) &&
+      buffer_append_text(&line, position) && buffer_append_text(&line, before);
   if (ok && name != NO_TOKEN && name < r->token_count)
     ok = buffer_append(&line, token_text(r, name), r->tokens[name].length);
   if (ok && after) ok = buffer_append_text(&line, after);
@@ -1705,7 +1716,14 @@ static void write_marker_resync(rewriter *r, const edit *x, const linemarker *la
   char number[64];
   snprintf(number, sizeof number, "\n# %zu \"", last->line + (end_line - marker_line));
   output.write(output.context, number, strlen(number));
-  output.write(output.context, r->source + last->file_start, last->file_length);
+  byte_buffer name = {0};
+  if (!buffer_append_file_name(&name, r->source + last->file_start, last->file_length)) {
+    r->out_of_memory = 1;
+    free(name.data);
+    return;
+  }
+  output.write(output.context, name.data, name.size);
+  free(name.data);
   output.write(output.context, last->system ? "\" 3\n" : "\"\n", last->system ? 4 : 2);
   for (size_t c = 1; c < column; c++) output.write(output.context, " ", 1);
 }
