@@ -3,7 +3,11 @@
  *      character and raw-string literals, pp-numbers with digit separators and whole
  *      preprocessor directives (each directive becomes one opaque token);
  *   2. a linear scan over the tokens that finds kernel launches, __shared__ declarations and
- *      __global__ parameter lists, and records edits (byte ranges and their replacements).
+ *      __global__ parameter lists, and records edits (byte ranges and their replacements);
+ *   3. nvcc's static rules (execution spaces, kernel signatures) over the same tokens, and, on
+ *      preprocessed input, the cudaLaunchKernel registration after each kernel.
+ * Preprocessed input's linemarkers are read, not tokenized: errors name the file and line they
+ * give.
  * The output is the input with the edits applied. Every edit is followed by as many newlines as
  * it removed, so output line N is input line N (after the leading #line).
  * Every scan is bounded so that the total work stays linear whatever the input. */
