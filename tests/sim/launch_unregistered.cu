@@ -10,6 +10,6 @@ int main() {
   int *d = NULL;
   void *args[] = {&d};
   cudaError_t status = cudaLaunchKernel((void *)not_a_kernel, dim3(1), dim3(1), args, 0, 0);
-  printf("cudaLaunchKernel -> %s\n", cudaGetErrorName(status));
+  fprintf(stderr, "cudaLaunchKernel -> %s\n", cudaGetErrorName(status));
   return status == cudaErrorInvalidDeviceFunction ? 0 : 1;
 }

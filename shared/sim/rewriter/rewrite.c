@@ -3,7 +3,11 @@
  *      character and raw-string literals, pp-numbers with digit separators and whole
  *      preprocessor directives (each directive becomes one opaque token);
  *   2. a linear scan over the tokens that finds kernel launches, __shared__ declarations and
- *      __global__ parameter lists, and records edits (byte ranges and their replacements).
+ *      __global__ parameter lists, and records edits (byte ranges and their replacements);
+ *   3. nvcc's static rules (execution spaces, kernel signatures) over the same tokens, and, on
+ *      preprocessed input, the cudaLaunchKernel registration after each kernel.
+ * Preprocessed input's linemarkers are read, not tokenized: errors name the file and line they
+ * give.
  * The output is the input with the edits applied. Every edit is followed by as many newlines as
  * it removed, so output line N is input line N (after the leading #line).
  * Every scan is bounded so that the total work stays linear whatever the input. */
@@ -68,6 +72,16 @@ static int buffer_append_escaped(byte_buffer *buffer, const char *data, size_t s
     } else if (!buffer_append(buffer, (const char *)&c, 1)) {
       return 0;
     }
+  }
+  return 1;
+}
+
+/* A linemarker's file name, as the preprocessor escaped it: kept, except that control bytes (a
+ * line splice in a hand-written marker) become '?', so an error stays one line. */
+static int buffer_append_file_name(byte_buffer *buffer, const char *data, size_t size) {
+  for (size_t i = 0; i < size; i++) {
+    char c = (unsigned char)data[i] < 0x20 ? '?' : data[i];
+    if (!buffer_append(buffer, &c, 1)) return 0;
   }
   return 1;
 }
@@ -334,9 +348,10 @@ static void report_at_offset(rewriter *r, size_t offset, const char *before, siz
   if (marker) line_number = marker->line + (line_number - marker_line);
   char position[64];
   snprintf(position, sizeof position, ":%zu:%zu: error: ", line_number, column);
-  int ok = (marker ? buffer_append(&line, r->source + marker->file_start, marker->file_length)
-                   : buffer_append_text(&line, r->filename)) &&
-           buffer_append_text(&line, position) && buffer_append_text(&line, before);
+  int ok =
+      (marker ? buffer_append_file_name(&line, r->source + marker->file_start, marker->file_length)
+              : buffer_append_text(&line, r->filename)) &&
+      buffer_append_text(&line, position) && buffer_append_text(&line, before);
   if (ok && name != NO_TOKEN && name < r->token_count)
     ok = buffer_append(&line, token_text(r, name), r->tokens[name].length);
   if (ok && after) ok = buffer_append_text(&line, after);
@@ -1318,10 +1333,17 @@ static int is_scope_boundary(const rewriter *r, size_t k) {
           !token_is_char(r, k - 1, ':'));
 }
 
-/* First token of the declaration statement that holds token name. */
+/* Walks in the rules' passes look this many tokens at most, so that the work stays linear. */
+enum { RULE_WALK_LIMIT = 2048 };
+
+/* First token of the declaration statement that holds token name, or NO_TOKEN when it is too
+ * far away. */
 static size_t declaration_start(const rewriter *r, size_t name) {
   size_t k = name;
-  while (k > 0 && !is_scope_boundary(r, k - 1)) k--;
+  while (k > 0 && !is_scope_boundary(r, k - 1)) {
+    if (name - k > RULE_WALK_LIMIT) return NO_TOKEN;
+    k--;
+  }
   return k;
 }
 
@@ -1479,6 +1501,7 @@ static void collect_functions(rewriter *r, function_table *table, unsigned char 
         r->tokens[i + 2 < r->token_count ? i + 2 : i].kind == TOKEN_LITERAL)
       continue; /* int x(5): a variable */
     size_t first = declaration_start(r, i);
+    if (first == NO_TOKEN) continue;
     unsigned spaces = 0;
     int is_constexpr = 0, is_typedef = 0, is_using = 0;
     size_t host_at = NO_TOKEN, device_at = NO_TOKEN, global_at = NO_TOKEN;
@@ -1518,7 +1541,7 @@ static void collect_functions(rewriter *r, function_table *table, unsigned char 
     size_t close = skip_group_forward(r, i + 1, '(', ')');
     if (close == NO_TOKEN) continue;
     size_t depth = 0;
-    for (size_t k = close + 1; k < r->token_count; k++) {
+    for (size_t k = close + 1; k < r->token_count && k - close < RULE_WALK_LIMIT; k++) {
       if (token_is_char(r, k, '(') || token_is_char(r, k, '[')) depth++;
       if ((token_is_char(r, k, ')') || token_is_char(r, k, ']')) && depth > 0) depth--;
       if (depth > 0) continue;
@@ -1540,6 +1563,7 @@ static void collect_functions(rewriter *r, function_table *table, unsigned char 
 static unsigned block_space(const rewriter *r, size_t open, unsigned outer) {
   size_t depth = 0;
   for (size_t k = open; k-- > 0;) {
+    if (open - k > RULE_WALK_LIMIT) return SPACE_UNKNOWN;
     if (is_statement_boundary(r, k)) return outer;
     if (token_is_char(r, k, ')') || token_is_char(r, k, ']')) {
       if (depth == 0 && token_is_char(r, k, ']')) return SPACE_UNKNOWN;
@@ -1696,7 +1720,14 @@ static void write_marker_resync(rewriter *r, const edit *x, const linemarker *la
   char number[64];
   snprintf(number, sizeof number, "\n# %zu \"", last->line + (end_line - marker_line));
   output.write(output.context, number, strlen(number));
-  output.write(output.context, r->source + last->file_start, last->file_length);
+  byte_buffer name = {0};
+  if (!buffer_append_file_name(&name, r->source + last->file_start, last->file_length)) {
+    r->out_of_memory = 1;
+    free(name.data);
+    return;
+  }
+  output.write(output.context, name.data, name.size);
+  free(name.data);
   output.write(output.context, last->system ? "\" 3\n" : "\"\n", last->system ? 4 : 2);
   for (size_t c = 1; c < column; c++) output.write(output.context, " ", 1);
 }
