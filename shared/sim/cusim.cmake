@@ -63,6 +63,9 @@ function(cusim_add_executable target)
   add_executable(${target} ${sources})
   # BEFORE: the simulator's cuda_runtime.h must win over a CUDA toolkit's on the path.
   target_include_directories(${target} BEFORE PRIVATE "${CUSIM_INCLUDE_DIR}")
+  # Last: stubs that stop a build which includes a toolkit header the simulator lacks, so the real
+  # toolkit's copy (which clashes with the simulator's types) is never picked up instead.
+  target_include_directories(${target} PRIVATE "${CUSIM_INCLUDE_DIR}/unsupported")
   set_target_properties(${target} PROPERTIES CXX_STANDARD 17 CXX_STANDARD_REQUIRED ON)
   target_link_libraries(${target} PRIVATE cusim ${arg_LIBRARIES})
 endfunction()

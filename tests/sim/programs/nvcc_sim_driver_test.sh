@@ -66,6 +66,39 @@ printf '__global__ void k(int *p) {\n  *p = undefined_name;\n}\nint main(void) {
   >broken.cu
 expect_error "compile errors name the .cu line" "broken.cu:2" "$nvcc_sim" -o broken broken.cu
 
+# A toolkit header the simulator lacks stops the build with one line that names it (the real
+# toolkit's copy is never picked up); the toolkit's own guard macros are defined, as
+# helper_cuda.h expects; headers that cuda_runtime.h gathers, NVTX and math_constants.h work.
+printf '#include <cuda_runtime.h>\n#include <cublas_v2.h>\nint main(void) { return 0; }\n' \
+  >uses_cublas.cu
+expect_error "a toolkit header the simulator lacks" \
+  "<cublas_v2.h> is not simulated \\(cuBLAS\\)" "$nvcc_sim" -o x uses_cublas.cu
+cat >toolkit_headers.cu <<'EOF2'
+#include <cstdio>
+#include <cuda_runtime.h>
+#include <device_functions.h>
+#include <cuda_profiler_api.h>
+#include <math_constants.h>
+#include <nvtx3/nvToolsExt.h>
+#if !defined(__CUDA_RUNTIME_H__) || !defined(__DRIVER_TYPES_H__) || CUDART_VERSION < 13000
+#error "the toolkit's guard and version macros are missing"
+#endif
+__global__ void pi(float *out) { *out = CUDART_PI_F; }
+int main(void) {
+  float *d = NULL, h = 0.0f;
+  nvtxRangePushA("pi");
+  cudaMalloc(&d, sizeof h);
+  pi<<<1, 1>>>(d);
+  cudaMemcpy(&h, d, sizeof h, cudaMemcpyDeviceToHost);
+  nvtxRangePop();
+  cudaFree(d);
+  printf(h > 3.14159f && h < 3.1416f ? "PASS\n" : "FAIL: %f\n", h);
+  return 0;
+}
+EOF2
+expect_pass "toolkit headers, guards and NVTX" \
+  bash -c "'$nvcc_sim' -o toolkit_headers toolkit_headers.cu && ./toolkit_headers"
+
 if [[ $failures -ne 0 ]]; then
   echo "FAIL nvcc_sim_driver: $failures checks failed"
   exit 1
