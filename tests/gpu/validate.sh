@@ -69,14 +69,27 @@ fi
 
 # ---- 3. The simulator's program corpus, built by nvcc as a course would build it --------------
 # A program may name extra nvcc flags on a line "// nvcc-flags: ..." (e.g. -lcurand).
-start=$(date +%s) built=0 total=0 programs=()
+start=$(date +%s) built=0 total=0 programs=() names=()
+jobs_max=$(nproc 2>/dev/null || echo 2)
+rm -f "$logs"/program.*.status
+build_program() { # NAME SOURCE: one nvcc build; its status goes to a file (it runs in the background)
+  local extra=()
+  read -r -a extra <<<"$(sed -n 's|^// nvcc-flags: *||p' "$2" | head -n 1)"
+  nvcc "${nvcc_flags[@]}" "${extra[@]}" -o "$dir/bin/$1" "$2" >"$logs/program.$1.log" 2>&1
+  echo $? >"$logs/program.$1.status"
+}
 for program in "$root"/tests/sim/programs/*.cu; do
   [ -e "$program" ] || continue
   total=$((total + 1))
   name=${program##*/}
   name=${name%.cu}
-  read -r -a extra <<<"$(sed -n 's|^// nvcc-flags: *||p' "$program" | head -n 1)"
-  if nvcc "${nvcc_flags[@]}" "${extra[@]}" -o "$dir/bin/$name" "$program" >"$logs/program.$name.log" 2>&1; then
+  names+=("$name")
+  while [ "$(jobs -rp | wc -l)" -ge "$jobs_max" ]; do wait -n; done
+  build_program "$name" "$program" &
+done
+wait
+for name in "${names[@]}"; do
+  if [ "$(cat "$logs/program.$name.status" 2>/dev/null)" = 0 ]; then
     built=$((built + 1))
     programs+=("$name")
   else
