@@ -10,7 +10,7 @@
 # FILE, ready to paste into docs/results.md. Any failure fails the script (exit 1); what it
 # skipped, and why, is said in one line each. Logs go to DIR (default build-validate/).
 set -u -o pipefail
-cd "$(dirname "${BASH_SOURCE[0]}")/../.."
+cd "$(dirname "${BASH_SOURCE[0]}")/../.." || exit 3
 root=$PWD
 
 build_only=0 dir=$root/build-validate results=''
@@ -72,6 +72,7 @@ fi
 start=$(date +%s) built=0 total=0 programs=() names=()
 jobs_max=$(nproc 2>/dev/null || echo 2)
 rm -f "$logs"/program.*.status
+trap 'kill $(jobs -rp) 2>/dev/null' EXIT # Ctrl-C stops the builds in flight too
 build_program() { # NAME SOURCE: one nvcc build; its status goes to a file (it runs in the background)
   local extra=()
   read -r -a extra <<<"$(sed -n 's|^// nvcc-flags: *||p' "$2" | head -n 1)"
