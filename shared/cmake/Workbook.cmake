@@ -151,6 +151,16 @@ function(workbook_lesson)
     endforeach()
   endforeach()
 
+  # nvcc is the oracle for what compiles: the learner's check also asks it (front ends only, so
+  # it stays cheap; shared/cmake/nvcc-check.sh), even when the check runs on the simulator.
+  if(BUILD_TESTING AND WB_TESTS STREQUAL "learner" AND WB_HAVE_CUDA AND extension STREQUAL "cu")
+    add_test(NAME ${lesson}.exercise.nvcc
+             COMMAND bash "${WB_SHARED_DIR}/cmake/nvcc-check.sh" "${CMAKE_CUDA_COMPILER}" "${exercise_file}"
+                     "-I${CMAKE_CURRENT_SOURCE_DIR}" "-I${WB_SHARED_DIR}/harness")
+    set_tests_properties(${lesson}.exercise.nvcc PROPERTIES
+      LABELS "exercise;nvcc;lesson${number}" TIMEOUT 300)
+  endif()
+
   if(BUILD_TESTING AND WB_TESTS STREQUAL "maintainer")
     # The check must be able to fail: the shipped exercise fails it (exit 1, a wrong result,
     # not a crash). Run on the simulator (or the CPU) so it holds on every machine.

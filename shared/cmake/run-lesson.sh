@@ -15,6 +15,18 @@ mode=${1:?mode} seconds=${2:?seconds} program=${3:?program}
 shift 3
 [ $# -gt 0 ] || set -- ""
 
+# `./workbook` builds only the backend it checks on, so a plain `ctest` in its build folder can
+# meet a program that was never built: a CUDA one on a machine without a GPU is a skip (it could
+# not run here anyway); anything else fails with what to do, never as a pass.
+if [ ! -x "$program" ]; then
+  if [[ $program == *.cuda ]] && [ ! -e /dev/nvidiactl ] && [ ! -e /dev/nvidia0 ] && [ ! -e /dev/dxg ]; then
+    echo "no CUDA device: no NVIDIA driver found (and ${program##*/} is not built)"
+    exit 77
+  fi
+  echo "not built: ${program##*/} (run: cmake --build ${program%/bin/*})"
+  exit 1
+fi
+
 run_one() { # prints the program's output, returns its exit code
   local argset=$1 status
   # shellcheck disable=SC2086 # an argset is a string of flags, split on purpose
