@@ -58,6 +58,13 @@ function(workbook_warnings target)
   endif()
 endfunction()
 
+# Lesson programs keep assert() in every build type, host and kernel alike: a failing kernel
+# assert is a lesson's way to say "this must never happen", and a GPU reports it (cudaErrorAssert)
+# only when NDEBUG is not defined, which CMake's Release flags would do.
+function(workbook_keep_asserts target)
+  target_compile_options(${target} PRIVATE -UNDEBUG)
+endfunction()
+
 # workbook_lesson([TEST_ARGS "--n 1" "--n 2" ...] [LIBRARIES ...] [OPENMP])
 #
 # Builds the lesson in the current folder (lessons/NN-slug) for every backend:
@@ -127,6 +134,7 @@ function(workbook_lesson)
         target_link_libraries(${target} PRIVATE OpenMP::OpenMP_C)
       endif()
       workbook_warnings(${target})
+      workbook_keep_asserts(${target})
       set_target_properties(${target} PROPERTIES
         RUNTIME_OUTPUT_DIRECTORY "${CMAKE_BINARY_DIR}/bin"
         WB_LESSON "${lesson}")
@@ -228,6 +236,7 @@ function(workbook_mutants lesson number backend solution_file host_sources libra
     if(openmp)
       target_link_libraries(${target} PRIVATE OpenMP::OpenMP_C)
     endif()
+    workbook_keep_asserts(${target})
     set_target_properties(${target} PROPERTIES RUNTIME_OUTPUT_DIRECTORY "${CMAKE_BINARY_DIR}/mutants")
     add_test(NAME ${target}
              COMMAND bash "${WB_SHARED_DIR}/cmake/run-lesson.sh" mutant ${WB_TEST_TIMEOUT}

@@ -1,0 +1,5 @@
+# A kernel assert that fails: it fires in a learner's (Release) build, as on a GPU built without
+# NDEBUG, with CUDA's device-assert line, and the launch fails with cudaErrorAssert.
+# expect: Assertion `i < 0` failed
+# args: --n 1000
+s|  if (i < n) out\[i\] = in\[i\];|  if (i < n) out[i] = in[i];\n  assert(i < 0);|
