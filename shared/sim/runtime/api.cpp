@@ -488,6 +488,30 @@ lookup find(const void *p) {
   return find_locked(p);
 }
 
+lookup nearest_allocation(const void *p) {
+  lookup r;
+  std::unique_lock<std::mutex> lock(mu, std::try_to_lock);
+  if (!lock.owns_lock()) return r;
+  uintptr_t a = (uintptr_t)p;
+  auto above = live.upper_bound(a);
+  uintptr_t best = ~(uintptr_t)0;
+  auto take = [&](std::map<uintptr_t, allocation>::iterator it, uintptr_t dist) {
+    if (dist >= best) return;
+    best = dist;
+    r.live = true;
+    r.kind = it->second.kind;
+    r.base = it->first;
+    r.size = it->second.size;
+  };
+  if (above != live.end()) take(above, above->first - a);
+  if (above != live.begin()) {
+    auto below = std::prev(above);
+    uintptr_t end = below->first + below->second.size;
+    take(below, a < end ? 0 : a - end);
+  }
+  return r;
+}
+
 bool valid_stream(cudaStream_t s) {
   if (s == nullptr || s == cudaStreamLegacy || s == cudaStreamPerThread) return true;
   std::lock_guard<std::mutex> lock(mu);
