@@ -9,6 +9,12 @@ __global__ void read_far(float *x, long long offset) {
   if (i == 37) x[0] = x[offset + i];
 }
 
+// A grid-stride write that runs 5,000 elements past the end of the array.
+__global__ void write_past(float *x, int n) {
+  for (int i = blockIdx.x * blockDim.x + threadIdx.x; i < n + 5000; i += blockDim.x * gridDim.x)
+    x[i] = 1.0f;
+}
+
 // 160 KB of local memory per thread, live across a barrier (every thread parks with it).
 __global__ void big_local(const int *in, int *out) {
   int local[40 * 1024];
@@ -37,6 +43,15 @@ int main(int argc, char **argv) {
     float *x;
     cudaMalloc(&x, 1000 * sizeof(float));
     read_far<<<1, 64>>>(x, 300000000LL);
+    cudaError_t e = cudaDeviceSynchronize();
+    std::printf("kernel returned: %s\n", cudaGetErrorName(e));
+    return 0;
+  }
+  if (!std::strcmp(c, "write_past")) {
+    const int n = 1 << 20;
+    float *x;
+    cudaMalloc(&x, n * sizeof(float));
+    write_past<<<4, 256>>>(x, n);
     cudaError_t e = cudaDeviceSynchronize();
     std::printf("kernel returned: %s\n", cudaGetErrorName(e));
     return 0;
@@ -72,6 +87,6 @@ int main(int argc, char **argv) {
     std::printf("kernel returned: %s\n", cudaGetErrorName(e));
     return 0;
   }
-  std::fprintf(stderr, "usage: crash_cases read_far|big_local|overflow\n");
+  std::fprintf(stderr, "usage: crash_cases read_far|write_past|big_local|overflow\n");
   return 2;
 }
