@@ -153,6 +153,8 @@ void add_live(void *p, size_t size, mem_kind kind, unsigned flags = 0,
 // was seen to take 2 to 17 ms depending on allocation order). Small blocks, and every block under
 // AddressSanitizer (whose redzones need its allocator), come from posix_memalign.
 constexpr size_t mapped_min_bytes = size_t(1) << 20, mapped_alignment = size_t(2) << 20;
+// At least this much past the end of a mapped block is a guard (no access).
+constexpr size_t guard_bytes = size_t(64) << 10;
 std::mutex mapped_mu;
 std::map<void *, size_t> mapped_blocks; // start -> length
 
@@ -162,7 +164,8 @@ std::map<void *, size_t> mapped_blocks; // start -> length
 void *map_aligned(size_t size) {
   static std::atomic<unsigned> next_color{0};
   size_t color = (next_color++ % 16) * (4096 + 256);
-  size += color;
+  size_t asked = size;
+  size += color + guard_bytes;
   size_t length = (size + mapped_alignment - 1) / mapped_alignment * mapped_alignment;
   size_t padded = length + mapped_alignment;
   void *raw = mmap(nullptr, padded, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
@@ -174,6 +177,10 @@ void *map_aligned(size_t size) {
 #if defined(MADV_HUGEPAGE)
   madvise((void *)start, length, MADV_HUGEPAGE);
 #endif
+  // Past the end, from the next page on, nothing is writable: a kernel that runs off the end
+  // faults (and crash.cpp names the allocation) instead of scribbling on the rest of the mapping.
+  uintptr_t end = (start + color + asked + 4095) / 4096 * 4096;
+  mprotect((void *)end, start + length - end, PROT_NONE);
   std::lock_guard<std::mutex> lock(mapped_mu);
   mapped_blocks[(void *)(start + color)] = length;
   return (void *)(start + color);
@@ -486,6 +493,30 @@ const char *kind_name(mem_kind k) {
 lookup find(const void *p) {
   std::lock_guard<std::mutex> lock(mu);
   return find_locked(p);
+}
+
+lookup nearest_allocation(const void *p) {
+  lookup r;
+  std::unique_lock<std::mutex> lock(mu, std::try_to_lock);
+  if (!lock.owns_lock()) return r;
+  uintptr_t a = (uintptr_t)p;
+  auto above = live.upper_bound(a);
+  uintptr_t best = ~(uintptr_t)0;
+  auto take = [&](std::map<uintptr_t, allocation>::iterator it, uintptr_t dist) {
+    if (dist >= best) return;
+    best = dist;
+    r.live = true;
+    r.kind = it->second.kind;
+    r.base = it->first;
+    r.size = it->second.size;
+  };
+  if (above != live.end()) take(above, above->first - a);
+  if (above != live.begin()) {
+    auto below = std::prev(above);
+    uintptr_t end = below->first + below->second.size;
+    take(below, a < end ? 0 : a - end);
+  }
+  return r;
 }
 
 bool valid_stream(cudaStream_t s) {

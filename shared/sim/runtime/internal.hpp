@@ -49,3 +49,26 @@ size_t max_dynamic_shared();
 
 } // namespace rt
 } // namespace cusim
+
+namespace cusim {
+namespace rt {
+// ---- crash reports (crash.cpp, with hooks in scheduler.cpp and api.cpp) -------------------------
+// What the calling worker thread is running, for a fault at address `fault`.
+struct running_context {
+  const char *kernel = nullptr;
+  const char *file = nullptr; // where it was launched
+  int line = 0;
+  uint3 block{0, 0, 0};
+  uint3 thread{0, 0, 0};
+  bool in_guard = false; // the fault hit the guard page below the thread's stack
+  size_t stack_size = 0; // that stack's size
+};
+bool current_context(uintptr_t fault, running_context *out); // false outside a kernel
+// The live allocation nearest to p (or containing it); never blocks (empty when the registry
+// is busy), so a signal handler may call it.
+lookup nearest_allocation(const void *p);
+// Installs the SIGSEGV/SIGBUS report on an alternate stack for the calling thread (once).
+void install_crash_handler();
+
+} // namespace rt
+} // namespace cusim

@@ -85,10 +85,9 @@ struct fiber {
 
 size_t stack_size_setting() {
   static size_t size = [] {
-    size_t s = (size_t)128 << 10;
-#if defined(CUSIM_ASAN) || defined(CUSIM_TSAN)
-    s = (size_t)512 << 10;
-#endif
+    // 512 KiB, as a GPU allows a thread (cudaLimitStackSize up to 512 KiB); mapped with
+    // MAP_NORESERVE, so only the pages a thread touches take memory.
+    size_t s = (size_t)512 << 10;
     if (const char *e = std::getenv("CUSIM_STACK_KB")) {
       long kb = std::strtol(e, nullptr, 10);
       if (kb >= 16) s = (size_t)kb << 10;
@@ -785,6 +784,7 @@ std::vector<shared_site> &sites() {
 
 void run_launch_on(worker *w, launch_exec *ex) {
   tl_worker = w;
+  install_crash_handler();
   kernel_base *k = ex->k;
   block_impl *b = &w->blk;
   w->exec = ex;
@@ -932,6 +932,24 @@ cudaError_t run_kernel(kernel_base *k) {
   ex.nthreads = k->block_dim.x * k->block_dim.y * k->block_dim.z;
   the_pool().run(&ex);
   return ex.failed.load() ? ex.err : cudaSuccess;
+}
+
+bool current_context(uintptr_t fault, running_context *out) {
+  worker *w = tl_worker;
+  if (w == nullptr || w->exec == nullptr || cusim_tls.blk == nullptr) return false;
+  block_impl *b = &w->blk;
+  out->kernel = b->k->name;
+  out->file = b->k->file;
+  out->line = b->k->line;
+  out->block = b->idx;
+  out->thread = cusim_tls.thread_idx;
+  fiber *f = w->current;
+  if (f != nullptr && f != &w->native && f->map != nullptr) {
+    uintptr_t lo = (uintptr_t)f->map;
+    out->in_guard = fault >= lo && fault < (uintptr_t)f->stack_lo;
+    out->stack_size = f->stack_size;
+  }
+  return true;
 }
 
 } // namespace rt
