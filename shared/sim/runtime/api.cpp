@@ -1127,9 +1127,11 @@ cudaError_t cudaMemcpyAsync(void *dst, const void *src, size_t count, enum cudaM
   if (e != cudaSuccess) return set_error(e);
   char what[64];
   std::snprintf(what, sizeof what, "cudaMemcpyAsync(%s)", kind_text(kind));
-  enqueue(
-      stream, [=] { if (sticky() == cudaSuccess && count) std::memmove(dst, src, count); }, what,
-      {mem_access{src, count, false}, mem_access{dst, count, true}});
+  enqueue(stream,
+          [=] {
+            if (sticky() == cudaSuccess && count) std::memmove(dst, src, count);
+          },
+          what, {mem_access{src, count, false}, mem_access{dst, count, true}});
   return set_error(sticky()); // a stream race is reported at once
 }
 static cudaError_t copy2d(const char *api, void *dst, size_t dpitch, const void *src, size_t spitch,
@@ -1210,9 +1212,11 @@ cudaError_t cudaMemsetAsync(void *devPtr, int value, size_t count, cudaStream_t 
   if (!valid_stream(stream)) return set_error(cudaErrorInvalidResourceHandle);
   cudaError_t e = check_set("cudaMemsetAsync", devPtr, count);
   if (e != cudaSuccess) return set_error(e);
-  enqueue(
-      stream, [=] { if (sticky() == cudaSuccess && count) std::memset(devPtr, value, count); },
-      "cudaMemsetAsync", {mem_access{devPtr, count, true}});
+  enqueue(stream,
+          [=] {
+            if (sticky() == cudaSuccess && count) std::memset(devPtr, value, count);
+          },
+          "cudaMemsetAsync", {mem_access{devPtr, count, true}});
   return set_error(sticky());
 }
 cudaError_t cudaMemset2D(void *devPtr, size_t pitch, int value, size_t width, size_t height) {
@@ -1461,18 +1465,18 @@ cudaError_t cudaFreeAsync(void *devPtr, cudaStream_t stream) {
   size_t size = it->second.size;
   uint64_t serial = pooled ? pool_free_locked(devPtr) : 0;
   point freed_at = enqueue(stream, [devPtr, pooled, pool, got, serial] {
-                           std::lock_guard<std::mutex> l2(mu);
-                           if (pooled) {
-                             pool_free_completed_locked(pool, devPtr, got, serial);
-                           } else {
-                             auto i2 = live.find((uintptr_t)devPtr);
-                             if (i2 != live.end()) {
-                               remember_freed(i2->first, i2->second);
-                               live.erase(i2);
-                               raw_free(devPtr);
-                             }
-                           }
-                         });
+    std::lock_guard<std::mutex> l2(mu);
+    if (pooled) {
+      pool_free_completed_locked(pool, devPtr, got, serial);
+    } else {
+      auto i2 = live.find((uintptr_t)devPtr);
+      if (i2 != live.end()) {
+        remember_freed(i2->first, i2->second);
+        live.erase(i2);
+        raw_free(devPtr);
+      }
+    }
+  });
   if (pooled) {
     auto range = pool->pending_blocks.equal_range(got);
     for (auto b = range.first; b != range.second; ++b)
@@ -1590,12 +1594,12 @@ cudaError_t cudaEventRecordWithFlags(cudaEvent_t event, cudaStream_t stream, uns
   event->completed = false;
   // The timestamp is taken when the queue reaches the record, so that events time the work.
   event_recorded(event, enqueue(stream, [event] {
-                           std::lock_guard<std::mutex> l2(mu);
-                           if (events.count(event)) {
-                             event->ns = now_ns();
-                             event->completed = true;
-                           }
-                         }));
+                   std::lock_guard<std::mutex> l2(mu);
+                   if (events.count(event)) {
+                     event->ns = now_ns();
+                     event->completed = true;
+                   }
+                 }));
   return cudaSuccess;
 }
 cudaError_t cudaEventRecord(cudaEvent_t event, cudaStream_t stream) {

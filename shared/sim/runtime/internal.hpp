@@ -49,7 +49,7 @@ void stream_destroyed(cudaStream_t s);
 void wait_point(cudaStream_t stream, const point &p); // later work on stream comes after p
 // Memory was freed: its earlier accesses no longer conflict (a reuse is ordered after the free).
 void forget_accesses(const void *p, size_t bytes);
-void sync_stream(cudaStream_t stream);                // cudaStreamSynchronize
+void sync_stream(cudaStream_t stream); // cudaStreamSynchronize
 void sync_legacy(); // a blocking call on the legacy stream (cudaMemcpy, cudaMemset...)
 cudaError_t query_stream(cudaStream_t stream); // runs one operation; cudaSuccess when done
 // Runs every stream to its end (cudaDeviceSynchronize and other device-wide waits).

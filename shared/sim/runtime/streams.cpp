@@ -49,12 +49,16 @@ struct access_record {
 };
 
 std::mutex smu; // guards everything below; never held while an operation runs
-std::vector<stream_state> table(1);               // index 0: the legacy default stream
-std::map<cudaStream_t, int> index_of;             // created streams
-std::map<std::thread::id, int> per_thread_index;  // per-thread default streams
-std::map<cudaEvent_t, point> event_points;        // the last record of each event
-vclock host_vc;                                    // what the host has seen complete
-std::vector<access_record> records;               // recent accesses not yet known complete
+std::vector<stream_state> table = [] {
+  std::vector<stream_state> t(1); // index 0: the legacy default stream
+  t[0].kind = stream_kind::legacy;
+  return t;
+}();
+std::map<cudaStream_t, int> index_of;            // created streams
+std::map<std::thread::id, int> per_thread_index; // per-thread default streams
+std::map<cudaEvent_t, point> event_points;       // the last record of each event
+vclock host_vc;                                  // what the host has seen complete
+std::vector<access_record> records;              // recent accesses not yet known complete
 std::recursive_mutex run_mu;
 bool running = false;
 
@@ -108,8 +112,8 @@ bool check_accesses_locked(const point &p, const std::vector<mem_access> &acc, c
       uintptr_t olo = std::max(lo, r.lo), ohi = std::min(hi, r.hi);
       report("stream race: %s on %s %s [%p, +%zu bytes), which %s on %s %s, and no event or "
              "synchronization orders the two (wait on an event, or use one stream)",
-             what, stream_name(p.stream, s1, sizeof s1), a.write ? "writes" : "reads",
-             (void *)olo, (size_t)(ohi - olo), r.what.c_str(), stream_name(r.stream, s2, sizeof s2),
+             what, stream_name(p.stream, s1, sizeof s1), a.write ? "writes" : "reads", (void *)olo,
+             (size_t)(ohi - olo), r.what.c_str(), stream_name(r.stream, s2, sizeof s2),
              r.write ? "writes" : "reads");
       return true;
     }
@@ -126,9 +130,10 @@ bool check_accesses_locked(const point &p, const std::vector<mem_access> &acc, c
 // The host now knows everything up to host_vc is complete: those accesses are ordered before
 // anything issued from now on.
 void prune_locked() {
-  records.erase(std::remove_if(records.begin(), records.end(),
-                               [](const access_record &r) { return r.seq <= at(host_vc, r.stream); }),
-                records.end());
+  records.erase(
+      std::remove_if(records.begin(), records.end(),
+                     [](const access_record &r) { return r.seq <= at(host_vc, r.stream); }),
+      records.end());
 }
 
 // Runs stream i's operations up to seq n (each after what it depends on). Called with run_mu.
@@ -209,8 +214,8 @@ void note_accesses(const point &p, const std::vector<mem_access> &accesses, cons
 void stream_created(cudaStream_t s, unsigned flags) {
   std::lock_guard<std::mutex> lock(smu);
   table.emplace_back();
-  table.back().kind = (flags & cudaStreamNonBlocking) ? stream_kind::non_blocking
-                                                      : stream_kind::blocking;
+  table.back().kind =
+      (flags & cudaStreamNonBlocking) ? stream_kind::non_blocking : stream_kind::blocking;
   table.back().handle = s;
   index_of[s] = (int)table.size() - 1;
 }
