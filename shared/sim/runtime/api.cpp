@@ -1,5 +1,5 @@
 // The runtime API of the simulated device: errors, device queries, memory with the bookkeeping a
-// learner's mistakes need, the in-order queue behind streams and events, memory pools, launches.
+// learner's mistakes need, streams and events (their queues: streams.cpp), memory pools, launches.
 #include "internal.hpp"
 
 #include <sys/mman.h>
