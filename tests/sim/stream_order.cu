@@ -93,6 +93,23 @@ static int query_loop(void) {
   return 0;
 }
 
+// Stream 0 and a blocking stream: the legacy default stream waits for it; with
+// CUDA_API_PER_THREAD_DEFAULT_STREAM (nvcc --default-stream per-thread) stream 0 does not.
+static int default_stream(void) {
+  int *d;
+  cudaStream_t blocking;
+  cudaMalloc(&d, 2 * N * sizeof(int));
+  cudaStreamCreate(&blocking);
+  set_to<<<1, N, 0, blocking>>>(d, N, 1);
+  set_to<<<1, N>>>(d + N, N, 3);
+  int value = 0;
+  cudaMemcpy(&value, d + 2 * N - 1, sizeof(int), cudaMemcpyDeviceToHost);
+  printf("stream 0: %d\n", value);
+  cudaMemcpy(&value, d + N - 1, sizeof(int), cudaMemcpyDeviceToHost);
+  printf("blocking stream before cudaMemcpy: %d\n", value == 1 ? 1 : 0);
+  return 0;
+}
+
 int main(int argc, char **argv) {
   const char *c = argc > 1 ? argv[1] : "";
   if (!strcmp(c, "unsynced")) return unsynced();
@@ -100,6 +117,8 @@ int main(int argc, char **argv) {
   if (!strcmp(c, "no_event")) return event_dependency(0);
   if (!strcmp(c, "blocking")) return blocking_vs_non_blocking();
   if (!strcmp(c, "query")) return query_loop();
-  fprintf(stderr, "usage: sim_stream_order unsynced|event|no_event|blocking|query\n");
+  if (!strcmp(c, "default_stream")) return default_stream();
+  fprintf(stderr,
+          "usage: sim_stream_order unsynced|event|no_event|blocking|query|default_stream\n");
   return 2;
 }

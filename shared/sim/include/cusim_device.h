@@ -128,6 +128,10 @@ void launch_submit(kernel_base *k, bool pointers_ok);
 unsigned register_shared_site(size_t size, size_t align);
 void *shared_site_alloc(unsigned id);
 void register_symbol(const void *addr, size_t size);
+#if defined(CUDA_API_PER_THREAD_DEFAULT_STREAM)
+void use_per_thread_default_stream();
+inline const bool per_thread_default_stream = (use_per_thread_default_stream(), true);
+#endif
 
 #if defined(__GNUC__) && !defined(CUSIM_TSAN)
 #define CUSIM_FLATTEN __attribute__((flatten))

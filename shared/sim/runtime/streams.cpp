@@ -61,6 +61,7 @@ vclock host_vc;                                  // what the host has seen compl
 std::vector<access_record> records;              // recent accesses not yet known complete
 std::recursive_mutex run_mu;
 bool running = false;
+bool default_is_per_thread = false; // compiled with CUDA_API_PER_THREAD_DEFAULT_STREAM
 
 uint64_t at(const vclock &c, size_t i) {
   return i < c.size() ? c[i] : 0;
@@ -71,6 +72,7 @@ void merge(vclock &into, const vclock &from) {
 }
 
 int resolve_locked(cudaStream_t s) {
+  if (s == nullptr && default_is_per_thread) s = cudaStreamPerThread;
   if (s == nullptr || s == cudaStreamLegacy) return 0;
   if (s == cudaStreamPerThread) {
     auto id = std::this_thread::get_id();
@@ -355,4 +357,17 @@ void forget_accesses(const void *p, size_t bytes) {
 }
 
 } // namespace rt
+} // namespace cusim
+
+namespace cusim {
+namespace detail {
+
+// A program compiled with CUDA_API_PER_THREAD_DEFAULT_STREAM (nvcc --default-stream per-thread):
+// stream 0 is the calling thread's default stream, blocking only with the legacy stream.
+void use_per_thread_default_stream() {
+  std::lock_guard<std::mutex> lock(rt::smu);
+  rt::default_is_per_thread = true;
+}
+
+} // namespace detail
 } // namespace cusim
