@@ -93,6 +93,32 @@ static int query_loop(void) {
   return 0;
 }
 
+// A host function runs in stream order, after the kernel before it; events time the work between.
+static void CUDART_CB look(void *data) {
+  printf("host function sees: %d\n", *(int *)data);
+}
+static int host_fn_and_timing(void) {
+  int *m;
+  cudaStream_t s;
+  cudaEvent_t start, stop;
+  cudaMallocManaged(&m, N * sizeof(int), cudaMemAttachGlobal);
+  cudaStreamCreate(&s);
+  cudaEventCreate(&start);
+  cudaEventCreate(&stop);
+  m[0] = 0;
+  cudaEventRecord(start, s);
+  for (int k = 1; k <= 200; ++k) set_to<<<64, N, 0, s>>>(m, N, k);
+  cudaLaunchHostFunc(s, look, m);
+  cudaEventRecord(stop, s);
+  printf("before the wait: %d\n", m[0]);
+  cudaEventSynchronize(stop);
+  float ms = -1;
+  cudaError_t e = cudaEventElapsedTime(&ms, start, stop);
+  printf("cudaEventElapsedTime -> %s, %s\n", cudaGetErrorName(e),
+         ms > 0 ? "positive" : "not positive");
+  return 0;
+}
+
 // Stream 0 and a blocking stream: the legacy default stream waits for it; with
 // CUDA_API_PER_THREAD_DEFAULT_STREAM (nvcc --default-stream per-thread) stream 0 does not.
 static int default_stream(void) {
@@ -118,7 +144,9 @@ int main(int argc, char **argv) {
   if (!strcmp(c, "blocking")) return blocking_vs_non_blocking();
   if (!strcmp(c, "query")) return query_loop();
   if (!strcmp(c, "default_stream")) return default_stream();
-  fprintf(stderr,
-          "usage: sim_stream_order unsynced|event|no_event|blocking|query|default_stream\n");
+  if (!strcmp(c, "host_fn")) return host_fn_and_timing();
+  fprintf(
+      stderr,
+      "usage: sim_stream_order unsynced|event|no_event|blocking|query|default_stream|host_fn\n");
   return 2;
 }
