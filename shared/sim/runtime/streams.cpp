@@ -49,9 +49,11 @@ struct access_record {
 };
 
 std::mutex smu; // guards everything below; never held while an operation runs
-std::vector<stream_state> table = [] {
-  std::vector<stream_state> t(1); // index 0: the legacy default stream
-  t[0].kind = stream_kind::legacy;
+// Never destroyed: work still queued at exit is abandoned, as a GPU's is when the process ends
+// (its queued launches stay reachable, not leaks, and no destructor races a late API call).
+std::vector<stream_state> &table = *[] {
+  auto *t = new std::vector<stream_state>(1); // index 0: the legacy default stream
+  (*t)[0].kind = stream_kind::legacy;
   return t;
 }();
 std::map<cudaStream_t, int> index_of;            // created streams
