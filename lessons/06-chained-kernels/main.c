@@ -76,6 +76,11 @@ static void check_and_time(row *r, context *c, const double *want, const wb_args
   r->ms = 0;
   if (status != cudaSuccess) {
     printf("%s: %s: %s\n", r->name, cudaGetErrorName(status), cudaGetErrorString(status));
+    /* The simulator's report of two unordered operations on different streams. */
+    if (c->variant == STREAMED && status == cudaErrorIllegalState)
+      printf("%s: a stream race: are each chunk's copy in, kernels and copy out all on one "
+             "stream (task 3)?\n",
+             r->name);
     (void)cudaGetLastError();
     r->result = "error";
     return;

@@ -3,8 +3,8 @@
    barriers, warp functions, atomics and the C++ overloads of the runtime API.
 
    How a launch runs: ::cusim::launch checks the configuration and the pointer arguments, copies
-   the arguments into a queue entry and enqueues it. When the queue runs (at the next
-   synchronizing call), each worker thread takes blocks; a block's threads run one after another
+   the arguments into a queue entry and enqueues it on its stream. When it runs (when the host
+   waits for that stream), each worker thread takes blocks; a block's threads run one after another
    as plain calls of the kernel inside block_loop (below, a template, so that the kernel inlines
    into the loop). Only a thread that reaches a barrier or a warp function is parked on a fiber;
    the loop then goes on, on a fresh fiber, with the next thread. */
@@ -128,6 +128,10 @@ void launch_submit(kernel_base *k, bool pointers_ok);
 unsigned register_shared_site(size_t size, size_t align);
 void *shared_site_alloc(unsigned id);
 void register_symbol(const void *addr, size_t size);
+#if defined(CUDA_API_PER_THREAD_DEFAULT_STREAM)
+void use_per_thread_default_stream();
+inline const bool per_thread_default_stream = (use_per_thread_default_stream(), true);
+#endif
 
 #if defined(__GNUC__) && !defined(CUSIM_TSAN)
 #define CUSIM_FLATTEN __attribute__((flatten))

@@ -1,5 +1,5 @@
 // The runtime API of the simulated device: errors, device queries, memory with the bookkeeping a
-// learner's mistakes need, the in-order queue behind streams and events, memory pools, launches.
+// learner's mistakes need, streams and events (their queues: streams.cpp), memory pools, launches.
 #include "internal.hpp"
 
 #include <sys/mman.h>
@@ -37,12 +37,13 @@ struct CUmemPoolHandle_st {
   size_t release_threshold = 0;
   size_t reserved = 0, reserved_high = 0, used = 0, used_high = 0;
   std::multimap<size_t, void *> free_blocks; // size -> block, its cudaFreeAsync has run
-  // Freed by a cudaFreeAsync still in the queue: later allocations may reuse these at once
-  // (every queued operation runs in issue order, so the reuse is stream-ordered, which is what
-  // the stream-ordered allocator promises), but they cannot go back to the system yet.
+  // Freed by a cudaFreeAsync still in the queue: later allocations may reuse these at once (the
+  // allocating stream then waits for that free, as the driver's internal dependencies make it
+  // do), but they cannot go back to the system yet.
   struct pending_block {
     void *ptr;
     uint64_t free_serial; // which cudaFreeAsync put it here (a block can be freed, reused, freed)
+    cusim::rt::point freed_at; // the cudaFreeAsync in its stream: a reuse on another waits for it
   };
   std::multimap<size_t, pending_block> pending_blocks;
   uint64_t next_free_serial = 0;
@@ -84,14 +85,6 @@ std::set<cudaMemPool_t> pools;
 CUmemPoolHandle_st default_pool_obj;
 cudaMemPool_t current_pool = nullptr;
 std::map<const void *, int> func_max_dynamic_shared;
-
-struct queued {
-  cudaStream_t stream;
-  std::function<void()> op;
-};
-std::deque<queued> queue;
-std::recursive_mutex queue_run_mu;
-bool queue_running = false;
 
 uint64_t now_ns() {
   return (uint64_t)std::chrono::duration_cast<std::chrono::nanoseconds>(
@@ -370,7 +363,7 @@ size_t pool_round(size_t size) {
   return (size + 511) / 512 * 512;
 }
 
-cudaError_t pool_alloc(void **ptr, size_t size, cudaMemPool_t p) {
+cudaError_t pool_alloc(void **ptr, size_t size, cudaMemPool_t p, point *after = nullptr) {
   size_t want = pool_round(size ? size : 1);
   void *block = nullptr;
   auto it = p->free_blocks.lower_bound(want);
@@ -387,6 +380,7 @@ cudaError_t pool_alloc(void **ptr, size_t size, cudaMemPool_t p) {
     // Freed earlier in stream order: never poisoned, and its queued free now finds it gone.
     block = pending->second.ptr;
     got = pending->first;
+    if (after) *after = pending->second.freed_at;
     p->pending_blocks.erase(pending);
   } else {
     block = raw_alloc(want);
@@ -416,7 +410,7 @@ uint64_t pool_free_locked(void *ptr) {
   live.erase(it);
   p->used -= got;
   uint64_t serial = ++p->next_free_serial;
-  p->pending_blocks.emplace(got, CUmemPoolHandle_st::pending_block{ptr, serial});
+  p->pending_blocks.emplace(got, CUmemPoolHandle_st::pending_block{ptr, serial, {}});
   return serial;
 }
 
@@ -439,10 +433,22 @@ bool valid_pool(cudaMemPool_t p) {
   return p == default_pool() || pools.count(p) != 0;
 }
 
-void sync_all() {
-  run_queue();
+void after_sync() {
   std::lock_guard<std::mutex> lock(mu);
   pools_at_sync();
+}
+
+// A device-wide wait (cudaDeviceSynchronize, cudaFree): every stream runs to its end.
+void sync_all() {
+  run_queue();
+  after_sync();
+}
+
+// A blocking call on the legacy default stream (cudaMemcpy, cudaMemset): it waits for the
+// blocking streams' earlier work, not for cudaStreamNonBlocking streams.
+void sync_blocking() {
+  sync_legacy();
+  after_sync();
 }
 
 } // namespace
@@ -523,29 +529,6 @@ bool valid_stream(cudaStream_t s) {
   if (s == nullptr || s == cudaStreamLegacy || s == cudaStreamPerThread) return true;
   std::lock_guard<std::mutex> lock(mu);
   return streams.count(s) != 0;
-}
-
-void enqueue(cudaStream_t stream, std::function<void()> op) {
-  std::lock_guard<std::mutex> lock(mu);
-  queue.push_back(queued{stream, std::move(op)});
-}
-
-void run_queue() {
-  std::lock_guard<std::recursive_mutex> run_lock(queue_run_mu);
-  if (queue_running) return; // a host function running from the queue called a synchronizing API
-  queue_running = true;
-  for (;;) {
-    queued q;
-    {
-      std::lock_guard<std::mutex> lock(mu);
-      if (queue.empty()) break;
-      q = std::move(queue.front());
-      queue.pop_front();
-    }
-    q.op();
-  }
-  queue_running = false;
-  std::fflush(stdout);
 }
 
 size_t max_dynamic_shared() {
@@ -633,8 +616,9 @@ bool check_pointer_arg(const void *p, int index, const char *name, const char *f
 
 void launch_submit(kernel_base *k, bool pointers_ok) {
   if (!pointers_ok) {
+    cudaStream_t stream = k->stream;
     delete k;
-    rt::enqueue(nullptr, [] { rt::set_sticky(cudaErrorIllegalAddress); });
+    rt::enqueue(stream, [] { rt::set_sticky(cudaErrorIllegalAddress); });
     return;
   }
   rt::enqueue(k->stream, [k] {
@@ -1159,7 +1143,7 @@ cudaError_t cudaPointerGetAttributes(struct cudaPointerAttributes *a, const void
 }
 
 cudaError_t cudaMemcpy(void *dst, const void *src, size_t count, enum cudaMemcpyKind kind) {
-  sync_all();
+  sync_blocking();
   if (sticky() != cudaSuccess) return set_error(sticky());
   cudaError_t e = check_copy("cudaMemcpy", dst, src, count, kind);
   if (e != cudaSuccess) return set_error(e);
@@ -1172,10 +1156,14 @@ cudaError_t cudaMemcpyAsync(void *dst, const void *src, size_t count, enum cudaM
   if (!valid_stream(stream)) return set_error(cudaErrorInvalidResourceHandle);
   cudaError_t e = check_copy("cudaMemcpyAsync", dst, src, count, kind);
   if (e != cudaSuccess) return set_error(e);
-  enqueue(stream, [=] {
-    if (sticky() == cudaSuccess && count) std::memmove(dst, src, count);
-  });
-  return cudaSuccess;
+  char what[64];
+  std::snprintf(what, sizeof what, "cudaMemcpyAsync(%s)", kind_text(kind));
+  enqueue(stream,
+          [=] {
+            if (sticky() == cudaSuccess && count) std::memmove(dst, src, count);
+          },
+          what, {mem_access{src, count, false}, mem_access{dst, count, true}});
+  return set_error(sticky()); // a stream race is reported at once
 }
 static cudaError_t copy2d(const char *api, void *dst, size_t dpitch, const void *src, size_t spitch,
                           size_t width, size_t height, enum cudaMemcpyKind kind, bool async,
@@ -1186,7 +1174,7 @@ static cudaError_t copy2d(const char *api, void *dst, size_t dpitch, const void 
     return set_error(cudaErrorInvalidPitchValue);
   }
   if (height == 0 || width == 0) return cudaSuccess;
-  if (!async) sync_all();
+  if (!async) sync_blocking();
   if (sticky() != cudaSuccess) return set_error(sticky());
   cudaError_t e = check_copy(api, dst, src, dpitch * (height - 1) + width, kind);
   if (e == cudaSuccess) e = check_copy(api, dst, src, 0, kind);
@@ -1197,9 +1185,13 @@ static cudaError_t copy2d(const char *api, void *dst, size_t dpitch, const void 
     for (size_t r = 0; r < height; ++r)
       std::memmove((char *)dst + r * dpitch, (const char *)src + r * spitch, width);
   };
-  if (async)
-    enqueue(stream, op);
-  else
+  if (async) {
+    // The ranges from the first row to the end of the last: stricter than the rows alone.
+    enqueue(stream, op, api,
+            {mem_access{src, spitch * (height - 1) + width, false},
+             mem_access{dst, dpitch * (height - 1) + width, true}});
+    return set_error(sticky());
+  } else
     op();
   return cudaSuccess;
 }
@@ -1239,7 +1231,7 @@ static cudaError_t check_set(const char *api, void *p, size_t count) {
   return cudaErrorInvalidValue;
 }
 cudaError_t cudaMemset(void *devPtr, int value, size_t count) {
-  sync_all();
+  sync_blocking();
   if (sticky() != cudaSuccess) return set_error(sticky());
   cudaError_t e = check_set("cudaMemset", devPtr, count);
   if (e != cudaSuccess) return set_error(e);
@@ -1251,15 +1243,17 @@ cudaError_t cudaMemsetAsync(void *devPtr, int value, size_t count, cudaStream_t 
   if (!valid_stream(stream)) return set_error(cudaErrorInvalidResourceHandle);
   cudaError_t e = check_set("cudaMemsetAsync", devPtr, count);
   if (e != cudaSuccess) return set_error(e);
-  enqueue(stream, [=] {
-    if (sticky() == cudaSuccess && count) std::memset(devPtr, value, count);
-  });
-  return cudaSuccess;
+  enqueue(stream,
+          [=] {
+            if (sticky() == cudaSuccess && count) std::memset(devPtr, value, count);
+          },
+          "cudaMemsetAsync", {mem_access{devPtr, count, true}});
+  return set_error(sticky());
 }
 cudaError_t cudaMemset2D(void *devPtr, size_t pitch, int value, size_t width, size_t height) {
   if (width > pitch) return set_error(cudaErrorInvalidPitchValue);
   if (height == 0 || width == 0) return cudaSuccess;
-  sync_all();
+  sync_blocking();
   cudaError_t e = check_set("cudaMemset2D", devPtr, pitch * (height - 1) + width);
   if (e != cudaSuccess) return set_error(e);
   for (size_t r = 0; r < height; ++r) std::memset((char *)devPtr + r * pitch, value, width);
@@ -1313,7 +1307,7 @@ cudaError_t cudaMemcpyToSymbol(const void *symbol, const void *src, size_t count
     return set_error(cudaErrorInvalidMemcpyDirection);
   cudaError_t e = symbol_range("cudaMemcpyToSymbol", symbol, count, offset);
   if (e != cudaSuccess) return set_error(e);
-  sync_all();
+  sync_blocking();
   if (sticky() != cudaSuccess) return set_error(sticky());
   std::memmove((char *)symbol + offset, src, count);
   return cudaSuccess;
@@ -1325,7 +1319,7 @@ cudaError_t cudaMemcpyFromSymbol(void *dst, const void *symbol, size_t count, si
     return set_error(cudaErrorInvalidMemcpyDirection);
   cudaError_t e = symbol_range("cudaMemcpyFromSymbol", symbol, count, offset);
   if (e != cudaSuccess) return set_error(e);
-  sync_all();
+  sync_blocking();
   if (sticky() != cudaSuccess) return set_error(sticky());
   std::memmove(dst, (const char *)symbol + offset, count);
   return cudaSuccess;
@@ -1470,7 +1464,10 @@ cudaError_t cudaMallocFromPoolAsync(void **ptr, size_t size, cudaMemPool_t memPo
   std::lock_guard<std::mutex> lock(mu);
   CUSIM_CHECK_STICKY();
   if (!valid_pool(memPool)) return set_error(cudaErrorInvalidValue);
-  return set_error(pool_alloc(ptr, size, memPool));
+  point after;
+  cudaError_t e = pool_alloc(ptr, size, memPool, &after);
+  if (e == cudaSuccess && after.seq) wait_point(stream, after);
+  return set_error(e);
 }
 cudaError_t cudaMallocAsync(void **devPtr, size_t size, cudaStream_t stream) {
   cudaMemPool_t p;
@@ -1496,20 +1493,27 @@ cudaError_t cudaFreeAsync(void *devPtr, cudaStream_t stream) {
   bool pooled = it->second.kind == mem_kind::pool;
   cudaMemPool_t pool = it->second.pool;
   size_t got = it->second.flags;
+  size_t size = it->second.size;
   uint64_t serial = pooled ? pool_free_locked(devPtr) : 0;
-  queue.push_back(queued{stream, [devPtr, pooled, pool, got, serial] {
-                           std::lock_guard<std::mutex> l2(mu);
-                           if (pooled) {
-                             pool_free_completed_locked(pool, devPtr, got, serial);
-                           } else {
-                             auto i2 = live.find((uintptr_t)devPtr);
-                             if (i2 != live.end()) {
-                               remember_freed(i2->first, i2->second);
-                               live.erase(i2);
-                               raw_free(devPtr);
-                             }
-                           }
-                         }});
+  point freed_at = enqueue(stream, [devPtr, pooled, pool, got, serial] {
+    std::lock_guard<std::mutex> l2(mu);
+    if (pooled) {
+      pool_free_completed_locked(pool, devPtr, got, serial);
+    } else {
+      auto i2 = live.find((uintptr_t)devPtr);
+      if (i2 != live.end()) {
+        remember_freed(i2->first, i2->second);
+        live.erase(i2);
+        raw_free(devPtr);
+      }
+    }
+  });
+  if (pooled) {
+    auto range = pool->pending_blocks.equal_range(got);
+    for (auto b = range.first; b != range.second; ++b)
+      if (b->second.ptr == devPtr && b->second.free_serial == serial) b->second.freed_at = freed_at;
+  }
+  forget_accesses(devPtr, size); // a reuse is ordered after this free
   return cudaSuccess;
 }
 
@@ -1524,6 +1528,7 @@ cudaError_t cudaStreamCreateWithPriority(cudaStream_t *pStream, unsigned int fla
   __lsan_ignore_object(s); // as on a GPU, an undestroyed stream goes away with the process
 #endif
   streams.insert(s);
+  stream_created(s, flags);
   *pStream = s;
   return cudaSuccess;
 }
@@ -1542,26 +1547,28 @@ cudaError_t cudaStreamDestroy(cudaStream_t stream) {
     return set_error(cudaErrorInvalidResourceHandle);
   }
   // Work already queued on it still runs (CUDA finishes it); the handle is freed now.
+  stream_destroyed(stream);
   delete stream;
-  for (auto &q : queue)
-    if (q.stream == stream) q.stream = nullptr;
   return cudaSuccess;
 }
 cudaError_t cudaStreamSynchronize(cudaStream_t stream) {
   if (!valid_stream(stream)) return set_error(cudaErrorInvalidResourceHandle);
-  sync_all();
+  sync_stream(stream);
+  after_sync();
   return set_error(sticky());
 }
 cudaError_t cudaStreamQuery(cudaStream_t stream) {
   if (!valid_stream(stream)) return set_error(cudaErrorInvalidResourceHandle);
-  run_queue();
-  return set_error(sticky());
+  cudaError_t e = query_stream(stream);
+  if (sticky() != cudaSuccess) return set_error(sticky());
+  return e;
 }
 cudaError_t cudaStreamWaitEvent(cudaStream_t stream, cudaEvent_t event, unsigned int) {
   if (!valid_stream(stream)) return set_error(cudaErrorInvalidResourceHandle);
   std::lock_guard<std::mutex> lock(mu);
   if (!events.count(event)) return set_error(cudaErrorInvalidResourceHandle);
-  return cudaSuccess; // one in-order queue: everything recorded before is already ahead
+  wait_event(stream, event); // later work on the stream comes after the record
+  return cudaSuccess;
 }
 cudaError_t cudaStreamGetPriority(cudaStream_t s, int *priority) {
   if (!priority || !valid_stream(s)) return set_error(cudaErrorInvalidValue);
@@ -1617,13 +1624,13 @@ cudaError_t cudaEventRecordWithFlags(cudaEvent_t event, cudaStream_t stream, uns
   event->recorded = true;
   event->completed = false;
   // The timestamp is taken when the queue reaches the record, so that events time the work.
-  queue.push_back(queued{stream, [event] {
-                           std::lock_guard<std::mutex> l2(mu);
-                           if (events.count(event)) {
-                             event->ns = now_ns();
-                             event->completed = true;
-                           }
-                         }});
+  event_recorded(event, enqueue(stream, [event] {
+                   std::lock_guard<std::mutex> l2(mu);
+                   if (events.count(event)) {
+                     event->ns = now_ns();
+                     event->completed = true;
+                   }
+                 }));
   return cudaSuccess;
 }
 cudaError_t cudaEventRecord(cudaEvent_t event, cudaStream_t stream) {
@@ -1634,7 +1641,8 @@ cudaError_t cudaEventSynchronize(cudaEvent_t event) {
     std::lock_guard<std::mutex> lock(mu);
     if (!events.count(event)) return set_error(cudaErrorInvalidResourceHandle);
   }
-  sync_all();
+  sync_event(event);
+  after_sync();
   return set_error(sticky());
 }
 cudaError_t cudaEventQuery(cudaEvent_t event) {
@@ -1642,8 +1650,9 @@ cudaError_t cudaEventQuery(cudaEvent_t event) {
     std::lock_guard<std::mutex> lock(mu);
     if (!events.count(event)) return set_error(cudaErrorInvalidResourceHandle);
   }
-  run_queue();
-  return set_error(sticky());
+  cudaError_t e = query_event(event);
+  if (sticky() != cudaSuccess) return set_error(sticky());
+  return e;
 }
 cudaError_t cudaEventElapsedTime(float *ms, cudaEvent_t start, cudaEvent_t end) {
   if (!ms) return set_error(cudaErrorInvalidValue);
@@ -1664,6 +1673,7 @@ cudaError_t cudaEventDestroy(cudaEvent_t event) {
     return set_error(cudaErrorInvalidResourceHandle);
   }
   // A record still in the queue checks events before touching it, so the event can go now.
+  event_forgotten(event);
   delete event;
   return cudaSuccess;
 }

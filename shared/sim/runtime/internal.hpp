@@ -8,6 +8,7 @@
 #include <functional>
 #include <memory>
 #include <string>
+#include <vector>
 
 namespace cusim {
 namespace rt {
@@ -22,11 +23,42 @@ cudaError_t sticky();
 // Prints "cusim: error: ..." on stderr (one line).
 void report(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 
-// ---- the queue (api.cpp) ------------------------------------------------------------------------
-// Everything a stream does runs in one global in-order queue at the next synchronizing call.
-void enqueue(cudaStream_t stream, std::function<void()> op);
-// Runs the queue to its end (all streams). Called by every synchronizing API call.
+// ---- streams (streams.cpp) ----------------------------------------------------------------------
+// One in-order queue per stream, run lazily: only what the host waits for runs (see streams.cpp).
+// A vector clock: per stream index, the last operation of that stream known to come first.
+using vclock = std::vector<uint64_t>;
+struct point { // one operation: its stream, its place in it, what is ordered before it
+  int stream = 0;
+  uint64_t seq = 0;
+  vclock vc;
+};
+// A byte range an operation reads or writes (copies and memsets know theirs exactly).
+struct mem_access {
+  const void *p;
+  size_t bytes;
+  bool write;
+};
+// Queues op on stream; `accesses` are checked against unordered work on other streams (a race
+// is reported and made sticky). Returns the operation's point.
+point enqueue(cudaStream_t stream, std::function<void()> op, const char *what = nullptr,
+              const std::vector<mem_access> &accesses = {});
+// The hook for ranges known later (a kernel's, from instrumentation): checked as at enqueue.
+void note_accesses(const point &p, const std::vector<mem_access> &accesses, const char *what);
+void stream_created(cudaStream_t s, unsigned flags);
+void stream_destroyed(cudaStream_t s);
+void wait_point(cudaStream_t stream, const point &p); // later work on stream comes after p
+// Memory was freed: its earlier accesses no longer conflict (a reuse is ordered after the free).
+void forget_accesses(const void *p, size_t bytes);
+void sync_stream(cudaStream_t stream); // cudaStreamSynchronize
+void sync_legacy(); // a blocking call on the legacy stream (cudaMemcpy, cudaMemset...)
+cudaError_t query_stream(cudaStream_t stream); // runs one operation; cudaSuccess when done
+// Runs every stream to its end (cudaDeviceSynchronize and other device-wide waits).
 void run_queue();
+void event_recorded(cudaEvent_t e, const point &p);
+void event_forgotten(cudaEvent_t e);
+void sync_event(cudaEvent_t e);
+cudaError_t query_event(cudaEvent_t e); // runs one operation; cudaSuccess when reached
+void wait_event(cudaStream_t stream, cudaEvent_t e);
 bool valid_stream(cudaStream_t s);
 
 // ---- memory registry (api.cpp) ------------------------------------------------------------------
