@@ -78,6 +78,9 @@ struct allocation {
 };
 std::map<uintptr_t, allocation> live;  // base -> allocation
 std::map<uintptr_t, allocation> freed; // recently freed, for "already freed" messages
+// Pages pinned by cudaHostRegister: first page -> one past the last. The driver pins whole pages,
+// so a range that shares a page with one registered before cannot be registered too.
+std::map<uintptr_t, uintptr_t> registered_pages;
 std::deque<uintptr_t> freed_order;
 std::set<cudaStream_t> streams;
 std::set<cudaEvent_t> events;
@@ -907,6 +910,7 @@ cudaError_t cudaDeviceReset(void) {
       raw_free((void *)kv.first);
   }
   live.clear();
+  registered_pages.clear();
   freed.clear();
   freed_order.clear();
   sticky_error = cudaSuccess;
@@ -1071,6 +1075,19 @@ cudaError_t cudaHostRegister(void *ptr, size_t size, unsigned int flags) {
     report("cudaHostRegister(%p): the range is already registered or allocated by CUDA", ptr);
     return set_error(cudaErrorHostMemoryAlreadyRegistered);
   }
+  const uintptr_t page = (uintptr_t)sysconf(_SC_PAGESIZE);
+  uintptr_t first = (uintptr_t)ptr / page * page;
+  uintptr_t end = ((uintptr_t)ptr + size + page - 1) / page * page;
+  auto next = registered_pages.lower_bound(first);
+  bool overlaps = next != registered_pages.end() && next->first < end;
+  if (next != registered_pages.begin() && std::prev(next)->second > first) overlaps = true;
+  if (overlaps) {
+    report("cudaHostRegister(%p, %zu): shares a %zu-byte page with memory registered before "
+           "(the driver pins whole pages)",
+           ptr, size, (size_t)page);
+    return set_error(cudaErrorHostMemoryAlreadyRegistered);
+  }
+  registered_pages[first] = end;
   add_live(ptr, size, mem_kind::registered, flags);
   return cudaSuccess;
 }
@@ -1082,6 +1099,8 @@ cudaError_t cudaHostUnregister(void *ptr) {
     report("cudaHostUnregister(%p): the pointer was not registered with cudaHostRegister", ptr);
     return set_error(cudaErrorHostMemoryNotRegistered);
   }
+  const uintptr_t page = (uintptr_t)sysconf(_SC_PAGESIZE);
+  registered_pages.erase((uintptr_t)ptr / page * page);
   live.erase(it);
   return cudaSuccess;
 }

@@ -1,0 +1,43 @@
+// cudaHostRegister pins whole pages, as the driver does: a range that shares a page with one
+// registered before fails with cudaErrorHostMemoryAlreadyRegistered; ranges on pages of their own
+// succeed, and unregistering frees the pages for another registration.
+#include <cstdio>
+#include <cstdlib>
+#include <cuda_runtime.h>
+
+static int failures = 0;
+
+static void expect(const char *what, cudaError_t got, cudaError_t want) {
+  if (got != want) {
+    std::printf("FAIL: %s -> %s, want %s\n", what, cudaGetErrorName(got), cudaGetErrorName(want));
+    ++failures;
+  } else {
+    std::printf("ok: %s -> %s\n", what, cudaGetErrorName(got));
+  }
+  cudaGetLastError();
+}
+
+int main() {
+  const size_t page = 65536; // a whole number of pages of 4 KiB or 64 KiB
+  char *block = static_cast<char *>(std::aligned_alloc(page, 4 * page));
+  // Two 800-byte arrays in one page, as two small mallocs often are.
+  char *first = block, *second = block + 2048;
+  expect("register the first array", cudaHostRegister(first, 800, cudaHostRegisterDefault),
+         cudaSuccess);
+  expect("register the second, on the same page",
+         cudaHostRegister(second, 800, cudaHostRegisterDefault),
+         cudaErrorHostMemoryAlreadyRegistered);
+  // A range on pages of its own is fine, and so is the second array once the first is gone.
+  expect("register a range on its own pages",
+         cudaHostRegister(block + 2 * page, page, cudaHostRegisterDefault), cudaSuccess);
+  expect("unregister the first", cudaHostUnregister(first), cudaSuccess);
+  expect("register the second again", cudaHostRegister(second, 800, cudaHostRegisterDefault),
+         cudaSuccess);
+  expect("unregister what was never registered", cudaHostUnregister(block + page),
+         cudaErrorHostMemoryNotRegistered);
+  expect("unregister the second", cudaHostUnregister(second), cudaSuccess);
+  expect("unregister the range", cudaHostUnregister(block + 2 * page), cudaSuccess);
+  std::free(block);
+  std::printf(failures ? "FAIL\n" : "PASS\n");
+  return failures ? 1 : 0;
+}
