@@ -11,7 +11,7 @@
 
 static const wb_program program = {
     .program = "06-chained-kernels",
-    .summary = "three kernels in a chain: round trips vs data kept on the device vs streams",
+    .summary = "three kernels in a chain: round trips, resident data, streams",
     .default_n = 1 << 25, /* 32 Mi doubles, 256 MiB */
     .sim_default_n = 1 << 22,
     .min_n = 1,

@@ -12,7 +12,7 @@ _Static_assert(sizeof(int) == sizeof(float), "the float and int passes share buf
 
 static const wb_program program = {
     .program = "07-vectorize-ufuncs",
-    .summary = "one scalar function, three loops: serial C, OpenMP and a CUDA kernel",
+    .summary = "one scalar function, three loops: serial C, OpenMP, CUDA",
     .default_n = 320000000, /* the seed's vectorAdd size */
     .sim_default_n = 10000000,
     .min_n = 1,
@@ -177,7 +177,9 @@ int main(int argc, char **argv) {
   add_f32_serial(a, b, want, n);
   memset(got, 0xFF, bytes);
   size_t wrong_from_host = 0;
+  long long held_before = wb_device_bytes_held(); /* -1 on a GPU: no exact count there */
   cudaError_t status = add_f32_from_host(a, b, got, n);
+  long long kept = held_before >= 0 ? wb_device_bytes_held() - held_before : 0;
   if (status != cudaSuccess) {
     printf("add_f32_from_host returned %s: %s\n", cudaGetErrorName(status),
            cudaGetErrorString(status));
@@ -188,6 +190,12 @@ int main(int argc, char **argv) {
   }
   wb_info(&args, "check 3: add_f32_from_host (host arrays in and out) equals the C loop: %s\n",
           wrong_from_host ? "no" : "yes");
+  if (kept > 0)
+    wb_print_wrapped(stdout, "  ",
+                     "  add_f32_from_host kept %lld bytes of device memory after it returned: "
+                     "every cudaMalloc it makes needs its cudaFree (on a GPU that memory stays "
+                     "taken until the program ends)\n",
+                     kept);
 
   /* Check 4: the OpenMP loops (made by the same macro) agree with the serial ones. */
   add_f32_openmp(a, b, got, n);
@@ -243,6 +251,7 @@ int main(int argc, char **argv) {
   if (wrong_add) return wb_finish(0, "add_f32_on_device is wrong (tasks 1 and 2)");
   if (wrong_expression) return wb_finish(0, "seed_expression_f32_on_device is wrong (tasks 1, 2)");
   if (wrong_from_host) return wb_finish(0, "add_f32_from_host did not fill out (task 3)");
+  if (kept > 0) return wb_finish(0, "add_f32_from_host does not free its device memory (task 3)");
   if (wrong_openmp) return wb_finish(0, "the OpenMP loops disagree with the serial loops");
   if (wrong_int) return wb_finish(0, "seed_expression_i32_on_device is wrong (task 2)");
   return wb_finish(1, NULL);

@@ -435,6 +435,14 @@ int wb_timing(void) {
   return timing_now;
 }
 
+long long wb_device_bytes_held(void) {
+#ifdef CUSIM
+  return cusim_device_bytes_held();
+#else
+  return -1;
+#endif
+}
+
 double wb_time_cuda_ms(wb_timed_fn fn, void *context, int warmup, int repeat) {
   cudaEvent_t start, stop;
   CUDA_CHECK(cudaEventCreate(&start));

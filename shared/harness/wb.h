@@ -148,6 +148,14 @@ double wb_median(double *values, int count); /* sorts values in place */
  * (to report errors) leaves the wait to the timing events then, so they time the kernel alone. */
 int wb_timing(void);
 
+/* ---- Leaks ------------------------------------------------------------------------------------
+ */
+
+/* Bytes of device (and managed) memory allocated and not yet freed: exact on the CPU simulator;
+ * -1 on a GPU, where no API tells it exactly (cudaMemGetInfo moves in pages and with other
+ * processes), so a check that a learner's function freed its memory runs on the simulator. */
+long long wb_device_bytes_held(void);
+
 /* ---- The device ----------------------------------------------------------------------------- */
 
 typedef struct {

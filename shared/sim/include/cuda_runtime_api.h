@@ -149,6 +149,9 @@ cudaError_t cudaOccupancyMaxActiveBlocksPerMultiprocessorWithFlags(int *numBlock
 
 /* Profiler control: accepted, nothing to do. */
 cudaError_t cudaProfilerStart(void);
+/* The simulator's own (no CUDA API has it): bytes of device and managed memory allocated and
+   not yet freed, so a check can tell a function that forgot a cudaFree. */
+long long cusim_device_bytes_held(void);
 cudaError_t cudaProfilerStop(void);
 
 #ifdef __cplusplus

@@ -499,6 +499,15 @@ const char *kind_name(mem_kind k) {
   }
   return "?";
 }
+extern "C" long long cusim_device_bytes_held(void) {
+  std::lock_guard<std::mutex> lock(mu);
+  long long held = 0;
+  for (const auto &kv : live)
+    if (kv.second.kind == mem_kind::device || kv.second.kind == mem_kind::managed)
+      held += (long long)kv.second.size;
+  return held;
+}
+
 lookup find(const void *p) {
   std::lock_guard<std::mutex> lock(mu);
   return find_locked(p);
