@@ -3,8 +3,8 @@
 # fails for two mistakes nvcc rejects and the simulator may accept (a host function calling the
 # __device__ square(); a __global__ kernel returning float), showing nvcc's message at the
 # exercise's line; a solved exercise passes, and a plain `ctest` in the folder the workbook made
-# passes too (nothing unbuilt is run). Without the toolkit (nvcc hidden, WB_CUDA=OFF) the same
-# check still runs and reports, on the simulator alone.
+# passes too (nothing unbuilt is run). Without the toolkit (nvcc hidden, WB_CUDA=OFF) the
+# simulator itself rejects both mistakes, naming nvcc's rule at the learner's line.
 source "$(dirname "${BASH_SOURCE[0]}")/lib.sh"
 
 tree=$SCRATCH/tree
@@ -53,15 +53,23 @@ export PATH=${path_without_nvcc%:}
 export WORKBOOK_BUILD_DIR=$tree/build-nocuda
 export WORKBOOK_CMAKE_ARGS="-DWB_CUDA=OFF -DWB_LESSONS=01"
 check "no toolkit: nvcc is hidden" bash -c '! command -v nvcc'
+# Here the mistakes are made on the SOLUTION, so only the mistake can fail the check: the
+# simulator itself rejects each one, naming nvcc's rule at the learner's line.
+shipped=$SOURCE_ROOT/solutions/$lesson/solution.cu
+launch_line=$(grep -n 'squares_kernel<<<' "$shipped" | head -n 1 | cut -d: -f1)
+kernel_line=$(grep -n '^__global__ void squares_kernel' "$shipped" | head -n 1 | cut -d: -f1)
 for mistake in host_calls_device kernel_returns_float; do
   $mistake
   wb "$tree" "$out" check 01
-  status=$?
-  # TODO(lead, after merging the simulator's own execution-space checks): require exit 1 and
-  # the simulator's message naming the rule and the line, as nvcc's above.
-  check "no toolkit ($mistake): the check runs on the simulator and reports (exit $status)" \
-    bash -c "[ $status -eq 0 ] || [ $status -eq 1 ]"
+  check "no toolkit ($mistake): the simulator fails the check" status_is $? 1
   check "no toolkit ($mistake): no nvcc step" lacks "$out" "does not compile with nvcc"
-  check "no toolkit ($mistake): says where it checked" contains "$out" "on the CPU simulator"
+  check "no toolkit ($mistake): names nvcc's rule" contains "$out" "(nvcc rejects this too)"
 done
+host_calls_device
+wb "$tree" "$out" check 01
+check "no toolkit: ... a __device__ function called from host code, at its line" \
+  grep -q -E "exercise.cu:$((launch_line + 1)):[0-9]+: error: .*__device__" "$out"
+cp "$shipped" "$exercise"
+wb "$tree" "$out" check 01
+check "no toolkit: the solution itself passes" status_is $? 0
 finish
