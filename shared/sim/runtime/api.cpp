@@ -617,10 +617,10 @@ bool check_pointer_arg(const void *p, int index, const char *name, const char *f
                name, file, line, index, p);
   } else {
     rt::report("kernel '%s' launched at %s:%d: argument %d (%p) is a host pointer, not memory from "
-               "cudaMalloc, "
-               "cudaMallocManaged or cudaHostAlloc; a kernel cannot use it (on a GPU it fails with "
-               "an illegal "
-               "memory access). Copy the data to device memory and pass the device pointer",
+               "cudaMalloc, cudaMallocManaged or cudaHostAlloc. Copy the data to device memory "
+               "and pass the device pointer. (Most GPUs fail with an illegal memory access; one "
+               "that can read pageable memory (HMM, cudaDevAttrPageableMemoryAccess = 1) runs it, "
+               "slowly. The simulator is stricter and always refuses it.)",
                name, file, line, index, p);
   }
   return false;
@@ -878,7 +878,7 @@ cudaError_t cudaDeviceGetAttribute(int *value, enum cudaDeviceAttr attr, int dev
     v = 1;
     break;
   case cudaDevAttrCooperativeLaunch:
-    v = 1;
+    v = 0; // cudaLaunchCooperativeKernel and grid.sync() are not simulated yet: say so honestly
     break;
   case cudaDevAttrMaxSharedMemoryPerBlockOptin:
     v = (int)p.sharedMemPerBlockOptin;
