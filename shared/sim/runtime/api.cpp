@@ -157,7 +157,7 @@ std::map<void *, size_t> mapped_blocks; // start -> length
 // Each block starts at its own offset from the 2 MiB boundary (a multiple of 256 bytes, as
 // cudaMalloc promises): arrays that all began on the boundary would share cache sets, and a kernel
 // reading a[i] and b[i] and writing c[i] would evict its own lines.
-void *map_aligned(size_t size) {
+[[maybe_unused]] void *map_aligned(size_t size) { // unused under ASan
   static std::atomic<unsigned> next_color{0};
   size_t color = (next_color++ % 16) * (4096 + 256);
   size_t asked = size;
