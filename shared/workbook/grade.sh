@@ -26,8 +26,50 @@ submitted_exercise() { # STUDENT-LESSONS-DIR NN-slug -> the student's exercise f
   name=$(exercise_file "$lesson")
   name=${name##*/}
   for candidate in "$root/$lesson/$name" "$root/${lesson%%-*}"-*/"$name"; do
-    [ -f "$candidate" ] && { echo "$candidate"; return; }
+    # A link is returned too: screen_submission refuses it by name.
+    [ -f "$candidate" ] || [ -L "$candidate" ] && { echo "$candidate"; return; }
   done
+}
+# What a submission may be: its exercise file, a plain file (no link anywhere on its path from the
+# student's folder), of a sane size, and within the rules (submission-rules.sh). Other files in the
+# lesson's folder are never used; any that the lesson does not ship is named in the log, so that
+# nobody believes a helper file was graded. Prints the reasons; status 1 refuses the submission.
+screen_submission() { # STUDENT-DIR FILE NN-slug
+  local student_dir=$1 file=$2 lesson=$3 path=$2 name rel extra
+  name=${file##*/}
+  while [ "$path" != "$student_dir" ] && [ "${#path}" -gt "${#student_dir}" ]; do
+    if [ -L "$path" ]; then
+      echo "refused: ${path#"$student_dir"/} is a symbolic link (submit the file itself, not a link to one)"
+      return 1
+    fi
+    path=${path%/*}
+  done
+  if [ ! -f "$file" ]; then
+    echo "refused: ${file#"$student_dir"/} is not a regular file"
+    return 1
+  fi
+  if [ "$(wc -c <"$file")" -gt 1048576 ]; then
+    echo "refused: ${file#"$student_dir"/} is larger than 1 MiB"
+    return 1
+  fi
+  for extra in "${file%/*}"/* "${file%/*}"/.[!.]*; do
+    [ -e "$extra" ] || [ -L "$extra" ] || continue
+    rel=${extra##*/}
+    [ "$rel" = "$name" ] && continue
+    [[ $rel == "$name".*.bak ]] && continue
+    if [ -L "$extra" ]; then
+      echo "ignored: ${extra#"$student_dir"/} is a symbolic link (only $name is graded)"
+    elif [ ! -e "$WB_ROOT/lessons/$lesson/$rel" ]; then
+      echo "ignored: ${extra#"$student_dir"/} is not one of the lesson's files (only $name is graded)"
+    fi
+  done
+  local shipped=$GRADE_SHIPPED/$lesson/$name
+  if [ "${WORKBOOK_GRADE_RULES:-on}" = off ]; then
+    echo "warning: WORKBOOK_GRADE_RULES=off: the submission rules are not applied (for testing the sandbox only)"
+    return 0
+  fi
+  bash "${WB_SELF%/*}/shared/workbook/submission-rules.sh" "$shipped" "$file" "$name" | sed 's/^/refused: /'
+  [ "${PIPESTATUS[0]}" -eq 0 ]
 }
 cmd_grade() {
   local subs='' out='' only=''
@@ -48,8 +90,8 @@ cmd_grade() {
   mkdir -p "$out" && out=$(cd "$out" && pwd)
 
   # Students, and where each one's lessons are.
-  local student_dir student_root lesson number
-  local -a students=() roots=() lessons=()
+  local student_dir student_root lesson number file
+  local -a students=() roots=() dirs=() lessons=()
   for student_dir in "$subs"/*/; do
     student_dir=${student_dir%/}
     [ -d "$student_dir" ] || continue
@@ -57,6 +99,7 @@ cmd_grade() {
     [ -d "$student_dir/lessons" ] && student_root=$student_dir/lessons
     students+=("${student_dir##*/}")
     roots+=("$student_root")
+    dirs+=("$student_dir")
   done
   [ ${#students[@]} -gt 0 ] || usage_error "grade: $subs has no student folders"
   for lesson in "${ALL_LESSONS[@]}"; do
@@ -83,15 +126,26 @@ cmd_grade() {
     tail -n 25 "$gbuild/workbook/logs/configure.log"
     fatal "grade: the pristine tree does not configure (log: $gbuild/workbook/logs/configure.log)"
   fi
+  # The exercises as shipped, which submissions are compared with (git, the export snapshot or the
+  # workbook's first copy; else this tree's own file), taken before the helpers move to the copy.
+  local shipped_dir=$out/work/shipped
+  rm -rf "$shipped_dir"
+  for lesson in "${lessons[@]}"; do
+    file=$(shipped_exercise "$lesson")
+    [ -n "$file" ] || file=$(exercise_file "$lesson")
+    mkdir -p "$shipped_dir/$lesson"
+    cp "$file" "$shipped_dir/$lesson/$(basename "$(exercise_file "$lesson")")"
+  done
   # From here the helpers work on the pristine build and its copy of the lessons.
   BUILD=$gbuild PROGRESS=$gbuild/workbook-progress.txt STATE=$gbuild/workbook WB_ROOT=$tree
+  GRADE_SHIPPED=$shipped_dir
   load_tests
   gpu_check
   local where
   where=$(backend_summary)
   say "Checks run $where"
 
-  local s backend file verdict message started elapsed total=0 failures=0 suite_tests suite_failures
+  local s backend verdict message started elapsed total=0 failures=0 suite_tests suite_failures
   local -A cell=()
   local cases_xml='' suites_xml=''
   for s in "${!students[@]}"; do
@@ -105,11 +159,14 @@ cmd_grade() {
       if [ -z "$file" ]; then
         verdict=not-submitted message="not submitted"
         echo "no $(basename "$(exercise_file "$lesson")") for lesson ${lesson%%-*} in ${roots[$s]}" >"$log"
+      elif ! screen_submission "${dirs[$s]}" "$file" "$lesson" >"$log" 2>&1; then
+        verdict=refused message=$(sed -n '1s/^refused: //p' <(grep -m 1 '^refused: ' "$log"))
+        message=${message:-see the log}
       else
         # Only the exercise file comes from the student; touch it so the build sees the change.
         cp "$file" "$(exercise_file "$lesson")" && touch "$(exercise_file "$lesson")"
         check_lesson "$lesson" "$backend"
-        cp "$CHECK_LOG" "$log"
+        cat "$CHECK_LOG" >>"$log"
         case $CHECK_RESULT in
           pass) verdict=pass message="" ;;
           nobuild) verdict=compile-error message="does not compile: $(grep -m 1 -E 'error' "$log" || echo 'see the log')" ;;
@@ -147,7 +204,7 @@ cmd_grade() {
   {
     echo "# workbook grade: $(date '+%Y-%m-%d %H:%M')"
     echo "# checks ran $where"
-    echo "# PASS correct, FAIL wrong or does not compile, -- not submitted"
+    echo "# PASS correct, FAIL wrong, does not compile or refused (see the log), -- not submitted"
     printf '%-20s' student
     for lesson in "${lessons[@]}"; do printf ' %-4s' "${lesson%%-*}"; done
     printf ' %s\n' passed
