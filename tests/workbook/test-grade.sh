@@ -3,7 +3,7 @@
 #   alice: a copy of lessons/ with the lesson solved (the solution copied over the exercise): PASS
 #   bob:   the shipped (wrong) exercise, and a driver edited to print PASS and exit 0: FAIL,
 #          because only exercise files are taken from a submission
-#   carol: an exercise that does not compile: FAIL (compile error)
+#   carol: an exercise that does not compile (in a task region): FAIL (compile error)
 #   dave:  submitted nothing for the lesson: not submitted
 # Checks the JUnit XML verdicts, the summary table and that the report says where it ran.
 source "$(dirname "${BASH_SOURCE[0]}")/lib.sh"
@@ -26,7 +26,9 @@ for driver in main.c reference.c; do
   printf '#include <stdio.h>\nint main(void) { puts("PASS"); return 0; }\n' >"$subs/bob/$lesson/$driver"
 done
 cp -r "$SOURCE_ROOT/lessons/$lesson" "$subs/carol/lessons/"
-echo 'this is not C at all (' >>"$subs/carol/lessons/$lesson/$name"
+# Inside a task region (a change outside one is refused before anything is built).
+awk '!done && /^ *\/\/ ---- task [0-9]/ { print; print "  this is not C at all;"; done = 1; next } 1' \
+  "$SOURCE_ROOT/lessons/$lesson/$name" >"$subs/carol/lessons/$lesson/$name"
 mkdir -p "$subs/dave/lessons/$lesson"
 echo "I did not do it" >"$subs/dave/lessons/$lesson/notes.txt"
 

@@ -1,0 +1,262 @@
+#!/usr/bin/env bash
+# submission-rules.sh SHIPPED SUBMITTED [NAME]
+#
+# What a graded exercise may contain: the shipped exercise, with only its task regions changed,
+# and inside them only code that computes. Prints one line per violation, "NAME:LINE: reason"
+# (NAME defaults to the submitted file's name), and exits 1 when there is any, 0 when there is
+# none, 2 on bad usage. Used by `workbook grade` before anything of the submission is built.
+#
+#   1. Outside the task regions the file equals the shipped exercise (the skeleton guard's own
+#      comparison, shared/cmake/skeleton-guard.sh; only a CR before a line's end is ignored).
+#   2. Inside a task region, a small C/C++ lexer rejects: preprocessor directives except #define,
+#      #undef and #pragma omp (lessons 07 and 09 teach those); line continuations outside a
+#      #define; trigraphs, digraphs, raw strings; attributes, asm, extern, namespace, operator;
+#      a region that ends inside a comment or string, or closes a brace it did not open (a region
+#      inside a function stays inside it); and names that end or escape the process, start or
+#      signal processes, touch files or descriptors, read or change the environment, load code,
+#      or reach the harness's or the simulator's internals (wb_*, cusim*).
+#   3. When a region defines a macro, the whole file is run through the C preprocessor (without
+#      its #includes) and the same names are looked for in the expansion, so that token pasting
+#      cannot spell them; names the shipped exercise's own expansion has are not counted.
+# The rules are stricter than a compiler on purpose: an honest answer never needs any of this.
+set -u
+
+# ---- The names a task region may not use -------------------------------------------------------
+# Each line: a category (how the message says it), then the names.
+WB_FORBIDDEN_NAMES='
+ends or escapes the process:exit _exit _Exit quick_exit atexit at_quick_exit abort terminate set_terminate longjmp setjmp _longjmp _setjmp siglongjmp sigsetjmp pthread_exit thrd_exit main
+starts or signals processes:fork vfork clone clone3 daemon setsid setpgid setpgrp system popen pclose posix_spawn posix_spawnp execl execlp execle execv execvp execvpe execve fexecve kill killpg raise signal sigaction sigprocmask pthread_sigmask pthread_kill alarm ualarm setitimer timer_create ptrace prctl syscall pthread_create thrd_create
+touches files or descriptors:fopen fopen64 freopen freopen64 fdopen fclose fcloseall open open64 openat openat2 creat creat64 close dup dup2 dup3 read write pread pwrite pread64 pwrite64 readv writev preadv pwritev lseek lseek64 fcntl ioctl mmap mmap64 munmap mprotect mremap remove unlink unlinkat rename renameat renameat2 mkdir mkdirat rmdir chdir fchdir chroot chmod fchmod chown fchown lchown truncate ftruncate symlink symlinkat link linkat tmpfile tmpfile64 tmpnam mkstemp mkostemp mkdtemp opendir fdopendir readdir scandir stat lstat fstat access socket socketpair connect bind listen accept send recv sendto recvfrom sendmsg recvmsg pipe pipe2 mkfifo mknod sendfile splice tee dprintf vdprintf memfd_create inotify_init shm_open
+reads or changes the environment:getenv secure_getenv setenv putenv unsetenv clearenv environ __environ
+loads code:dlopen dlmopen dlsym dlvsym dlclose
+'
+# Prefixes: the harness's and the simulator's internals, compiler and C library internals.
+WB_FORBIDDEN_PREFIXES="
+wb_:the grader's harness
+cusim:the simulator's internals
+__builtin:compiler internals
+__cxa:C++ runtime internals
+__libc:C library internals
+__sanitizer:sanitizer internals
+__asan:sanitizer internals
+_IO_:C library internals
+"
+# Keywords and spellings that change how code is compiled or linked rather than what it computes.
+WB_FORBIDDEN_KEYWORDS='
+asm:inline assembly
+__asm:inline assembly
+__asm__:inline assembly
+__attribute__:an attribute
+__attribute:an attribute
+__declspec:an attribute
+_Pragma:a pragma
+__pragma:a pragma
+extern:extern (linkage tricks)
+namespace:a namespace
+operator:an operator overload
+'
+
+# shellcheck source=../cmake/skeleton-guard.sh
+source "$(dirname "${BASH_SOURCE[0]}")/../cmake/skeleton-guard.sh"
+
+# The awk program shared by the lexer (mode=regions) and the expansion check (mode=expanded).
+rules_awk_lib='
+function load_rules(   lines, i, parts, names, j, n, k, kv) {
+  n = split(forbidden_names, lines, "\n")
+  for (i = 1; i <= n; i++) {
+    if (lines[i] == "") continue
+    split(lines[i], parts, ":")
+    k = split(parts[2], names, " ")
+    for (j = 1; j <= k; j++) banned[names[j]] = parts[1]
+  }
+  n = split(forbidden_prefixes, lines, "\n")
+  for (i = 1; i <= n; i++) if (lines[i] != "") { k = index(lines[i], ":"); prefix[substr(lines[i], 1, k - 1)] = substr(lines[i], k + 1) }
+  n = split(forbidden_keywords, lines, "\n")
+  for (i = 1; i <= n; i++) if (lines[i] != "") { k = index(lines[i], ":"); keyword[substr(lines[i], 1, k - 1)] = substr(lines[i], k + 1) }
+}
+# Why an identifier is refused, or "".
+function why(id,   p) {
+  if (id in keyword) return "uses " keyword[id] " (" id ")"
+  if (id in banned) return "uses " id ", which " banned[id]
+  for (p in prefix) if (index(id, p) == 1) return "uses " id " (" prefix[p] ")"
+  return ""
+}
+'
+
+# Lexes the whole file, checks the task regions; prints "LINE<TAB>reason" lines.
+lex_regions() { # FILE
+  awk -v forbidden_names="$WB_FORBIDDEN_NAMES" -v forbidden_prefixes="$WB_FORBIDDEN_PREFIXES" \
+    -v forbidden_keywords="$WB_FORBIDDEN_KEYWORDS" "$rules_awk_lib"'
+    function report(msg) { if (inside && !(NR SUBSEP msg in seen)) { seen[NR, msg] = 1; print NR "\t" msg } }
+    function flush(   w) {
+      if (tok == "") return
+      if (inside && tok !~ /^[0-9]/) {
+        w = why(tok)
+        if (w != "") report(w)
+      }
+      # The first name after "#" on a directive line is the directive, after "pragma" its kind.
+      if (directive == "?") directive = tok
+      else if (directive == "pragma" && pragma_kind == "") pragma_kind = tok
+      last_tok = tok
+      tok = ""
+    }
+    function end_directive() {
+      if (directive == "") return
+      if (inside && directive != "define" && directive != "undef" && !(directive == "pragma" && pragma_kind == "omp"))
+        report("a preprocessor directive (#" (directive == "?" ? "" : directive) (directive == "pragma" ? " " pragma_kind : "") ")")
+      if (directive == "define" && inside) has_define = 1
+      directive = ""; pragma_kind = ""
+    }
+    BEGIN { load_rules(); state = "code"; depth = 0; inside = 0; directive = ""; line_start = 1 }
+    {
+      sub(/\r$/, "")
+      line = $0
+      if (line ~ /^[ \t]*(\/\/|\/\*) ---- task [0-9]+/ && !continued) {
+        inside = 1; region_depth = depth; region_paren = paren
+        match(line, /task [0-9]+/); task = substr(line, RSTART + 5, RLENGTH - 5)
+        line_start = 1
+        next
+      }
+      if (line ~ /^[ \t]*(\/\/|\/\*) ---- end of task [0-9]+/) {
+        if (inside) {
+          if (continued) report("a line continuation runs into the end of task " task)
+          else if (state == "block") report("task " task " ends inside a /* comment */")
+          else if (state != "code") report("task " task " ends inside a string")
+          else if (depth != region_depth) report("task " task " leaves a { block } open")
+          else if (paren != region_paren) report("task " task " leaves a parenthesis open")
+        }
+        inside = 0; state = "code"; continued = 0; directive = ""; depth = region_depth; paren = region_paren
+        next
+      }
+      continues = line ~ /\\$/
+      if (continues) line = substr(line, 1, length(line) - 1)
+      if (inside && line ~ /\?\?[=\/\047()!<>-]/) report("a trigraph (??)")
+      n = length(line)
+      for (i = 1; i <= n; i++) {
+        c = substr(line, i, 1); c2 = substr(line, i, 2)
+        if (state == "block") { if (c2 == "*/") { state = "code"; i++ } continue }
+        if (state == "line") break
+        if (state == "string" || state == "char") {
+          if (c == "\\") { i++; continue }
+          if ((state == "string" && c == "\"") || (state == "char" && c == "\047")) state = "code"
+          continue
+        }
+        # code
+        if (c ~ /[A-Za-z0-9_$]/ || (c == "\047" && tok ~ /^[0-9]/)) { tok = tok c; continue }
+        if (c == "\"" && tok ~ /^(R|LR|uR|UR|u8R)$/) report("a raw string literal")
+        flush()
+        if (c == " " || c == "\t" || c == "\f" || c == "\v") continue
+        if (c2 == "//") { state = "line"; break }
+        if (c2 == "/*") { state = "block"; i++; continue }
+        if (line_start && (c == "#" || c2 == "%:")) {
+          directive = "?"; line_start = 0
+          if (c2 == "%:") { report("a digraph (%:)"); i++ }
+          continue
+        }
+        line_start = 0
+        if (c == "\"") { state = "string"; continue }
+        if (c == "\047") { state = "char"; continue }
+        if (c2 == "<%" || c2 == "%>" || c2 == "%:" || c2 == ":>" || (c2 == "<:" && substr(line, i, 3) != "<::"))
+          report("a digraph (" c2 ")")
+        if (c2 == "[[") report("an attribute ([[...]])")
+        if (c == "{") depth++
+        else if (c == "}") { depth--; if (inside && depth < region_depth) report("a } that closes a block the task region did not open") }
+        else if (c == "(") paren++
+        else if (c == ")") { paren--; if (inside && paren < region_paren) report("a ) that closes a parenthesis the task region did not open") }
+      }
+      if (continues) {
+        if (inside && directive != "define") report("a line continuation (\\ at the end of a line)")
+        continued = 1
+        if (state == "line") state = "line" # a continued // comment goes on
+        next
+      }
+      continued = 0
+      flush()
+      end_directive()
+      if (state == "line") state = "code"
+      if (state == "string" || state == "char") { report("a string or character literal that does not end on its line"); state = "code" }
+      line_start = 1
+    }
+    END { if (has_define) print "0\tdefines-a-macro" }' "$1"
+}
+
+# The banned names in the preprocessed file (its #include lines blanked, so only the file's own
+# macros expand): "LINE<TAB>reason", LINE being the line of the file the expansion comes from.
+expanded_names() { # FILE LANGUAGE(c or c++)
+  local compiler=${CC:-cc}
+  command -v "$compiler" >/dev/null || compiler=cpp
+  sed -E 's/^[ \t]*(#|%:)[ \t]*include.*$//' "$1" |
+    "$compiler" -E -x "$2" -w - 2>/dev/null |
+    awk -v forbidden_names="$WB_FORBIDDEN_NAMES" -v forbidden_prefixes="$WB_FORBIDDEN_PREFIXES" \
+      -v forbidden_keywords="$WB_FORBIDDEN_KEYWORDS" "$rules_awk_lib"'
+      BEGIN { load_rules() }
+      /^# [0-9]+ "/ { line = $2; ours = ($3 == "\"<stdin>\""); next }
+      ours && /^[ \t]*#[ \t]*pragma/ { if ($0 !~ /^[ \t]*#[ \t]*pragma[ \t]+omp/) print line "\ta pragma in a macro expansion"; line++; next }
+      ours {
+        text = $0
+        gsub(/"([^"\\]|\\.)*"/, " ", text); gsub(/\047([^\047\\]|\\.)*\047/, " ", text)
+        n = split(text, ids, /[^A-Za-z0-9_$]+/)
+        for (k = 1; k <= n; k++) if (ids[k] != "" && ids[k] !~ /^[0-9]/) { w = why(ids[k]); if (w != "") print line "\t" w " (in a macro expansion)" }
+        line++; next
+      }
+      { line++ }'
+}
+
+rules_check() { # SHIPPED SUBMITTED NAME: prints violations, returns 1 when there is any
+  local shipped=$1 submitted=$2 name=$3 shipped_skeleton submitted_skeleton marker_errors
+  local -a violations=()
+  # 1. Outside the task regions: the shipped exercise, line for line.
+  shipped_skeleton=$(tr -d '\r' <"$shipped" | skeleton /dev/stdin 0 numbered 2>/dev/null) || {
+    echo "$name: the shipped exercise $shipped has broken task markers"
+    return 1
+  }
+  marker_errors=$(mktemp)
+  submitted_skeleton=$(tr -d '\r' <"$submitted" | skeleton /dev/stdin 0 numbered 2>"$marker_errors")
+  if [ -s "$marker_errors" ]; then
+    sed -E "s|^skeleton: [^:]*:([0-9]+): (.*)$|$name:\\1: task markers: \\2|" "$marker_errors" | head -n 5
+    rm -f "$marker_errors"
+    return 1
+  fi
+  rm -f "$marker_errors"
+  local diff_line
+  diff_line=$(awk -F'\t' 'NR == FNR { want[FNR] = substr($0, index($0, "\t") + 1); count = FNR; next }
+      { got = substr($0, index($0, "\t") + 1)
+        if (FNR > count || got != want[FNR]) { print $1; found = 1; exit } last = $1 }
+      END { if (!found && FNR < count) print (last == "" ? 1 : last + 1) }' \
+    <(printf '%s\n' "$shipped_skeleton") <(printf '%s\n' "$submitted_skeleton"))
+  if [ -n "$diff_line" ]; then
+    echo "$name:$diff_line: changed outside the task regions (only the code between '// ---- task N' and '// ---- end of task N' may change)"
+    return 1
+  fi
+  # 2. Inside the task regions.
+  local line reason defines=no
+  while IFS=$'\t' read -r line reason; do
+    if [ "$line" = 0 ]; then defines=yes; continue; fi
+    violations+=("$name:$line: $reason")
+  done < <(lex_regions "$submitted")
+  # 3. Macros defined in a region: look at what they expand to.
+  if [ $defines = yes ]; then
+    local language=c++ allowed
+    [ "${submitted##*.}" = c ] && language=c
+    allowed=$(expanded_names "$shipped" "$language" | cut -f2 | sort -u)
+    while IFS=$'\t' read -r line reason; do
+      grep -qxF -- "$reason" <<<"$allowed" && continue
+      violations+=("$name:$line: $reason")
+    done < <(expanded_names "$submitted" "$language")
+  fi
+  [ ${#violations[@]} -eq 0 ] && return 0
+  printf '%s\n' "${violations[@]}" | sort -t: -k2,2n -s | uniq | head -n 20
+  return 1
+}
+
+# Sourced (by the grader): the functions only.
+(return 0 2>/dev/null) && return 0
+
+if [ $# -lt 2 ] || [ $# -gt 3 ]; then
+  echo "usage: submission-rules.sh SHIPPED SUBMITTED [NAME]" >&2
+  exit 2
+fi
+for f in "$1" "$2"; do
+  [ -f "$f" ] || { echo "submission-rules.sh: $f is not a file" >&2; exit 2; }
+done
+rules_check "$1" "$2" "${3:-${2##*/}}"
