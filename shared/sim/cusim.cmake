@@ -6,6 +6,22 @@
 # .cpp files compile normally with those headers on the path; the program links libcusim.
 set(CUSIM_INCLUDE_DIR "${CMAKE_CURRENT_LIST_DIR}/include" CACHE INTERNAL "the simulator's headers")
 
+# The memory checker (runtime/instrument.cpp): a program's .cu files are compiled with the
+# compiler's ThreadSanitizer instrumentation, whose per-access callbacks the simulator defines
+# (no TSan runtime is linked). Off under a sanitizer preset (ASan cannot be combined with it; under
+# TSan the real one runs) and with -DCUSIM_MEMCHECK=OFF. -g1: the reports name the source line.
+option(CUSIM_MEMCHECK "Simulator: check every kernel access for races and bounds" ON)
+set(CUSIM_CHECKER_FLAGS "" CACHE INTERNAL "compile options of instrumented .cu files")
+if(CUSIM_MEMCHECK AND (NOT DEFINED WB_SANITIZE OR WB_SANITIZE STREQUAL ""))
+  if(CMAKE_CXX_COMPILER_ID STREQUAL "GNU")
+    set(CUSIM_CHECKER_FLAGS -fsanitize=thread --param=tsan-instrument-func-entry-exit=0 -Wno-tsan -g1
+        CACHE INTERNAL "compile options of instrumented .cu files")
+  elseif(CMAKE_CXX_COMPILER_ID MATCHES "Clang")
+    set(CUSIM_CHECKER_FLAGS -fsanitize=thread -mllvm -tsan-instrument-func-entry-exit=0 -gline-tables-only
+        CACHE INTERNAL "compile options of instrumented .cu files")
+  endif()
+endif()
+
 function(cusim_add_executable target)
   cmake_parse_arguments(PARSE_ARGV 1 arg "" "" "SOURCES;LIBRARIES")
   if(NOT arg_SOURCES)
@@ -53,7 +69,8 @@ function(cusim_add_executable target)
       set_source_files_properties("${out}" PROPERTIES
         LANGUAGE CXX
         # preprocessed already: only the three qualifiers the rewriter kept are left to remove
-        COMPILE_DEFINITIONS "__global__=;__device__=;__host__=")
+        COMPILE_DEFINITIONS "__global__=;__device__=;__host__="
+        COMPILE_OPTIONS "${CUSIM_CHECKER_FLAGS}")
       list(APPEND sources "${out}")
       list(APPEND rewritten "${out}")
     else()

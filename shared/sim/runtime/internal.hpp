@@ -104,3 +104,30 @@ void install_crash_handler();
 
 } // namespace rt
 } // namespace cusim
+
+namespace cusim {
+namespace rt {
+// ---- the memory checker (instrument.cpp, with hooks in scheduler.cpp and api.cpp)
+// ---------------- What the checker knows of the simulated thread that runs on this worker.
+struct instr_thread {
+  bool on = false;        // a block of a launch runs here
+  uint32_t gid1_base = 0; // number in the grid of the block's thread 0, plus one (0: too many)
+  unsigned nthreads = 0;  // threads per block
+  const unsigned *bar_gen = nullptr;  // the block's __syncthreads() count
+  const uint32_t *warp_gen = nullptr; // per warp: completed __syncwarp()s and warp functions
+};
+extern __thread instr_thread itls;
+// True when the program has instrumented code and the arena could be reserved.
+bool checker_on();
+// Memory from the arena (device memory, or a block's shared memory), with gaps between blocks;
+// nullptr when the checker is off or the arena is full (then the caller allocates as before).
+void *arena_alloc(size_t size, bool shared);
+bool arena_free(void *p); // false when p is not in the arena
+bool in_arena(const void *p);
+void checker_launch_begin(); // a launch starts: the race records of the last one are dropped
+void checker_worker_done();  // this worker runs no more blocks of the launch
+// End the running block with the checker's message (scheduler.cpp).
+[[noreturn]] void race_failed(const char *message);
+[[noreturn]] void bounds_failed(const char *message);
+} // namespace rt
+} // namespace cusim

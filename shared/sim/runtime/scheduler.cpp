@@ -138,6 +138,7 @@ struct block_impl : block {
   std::vector<uint3> tidx; // threadIdx of each thread (blocks that are not 1-D)
   std::vector<uint8_t> state;
   std::vector<warp_state> warps;
+  std::vector<uint32_t> warp_gen; // per warp: completed rendezvous (the memory checker reads it)
   // __syncthreads
   unsigned bar_arrived = 0;
   unsigned bar_gen = 0;
@@ -750,6 +751,12 @@ bool start_block(worker *w) {
   b->idx.z = (unsigned)(i / (gx * gy));
   cusim_tls.block_idx = b->idx;
   cusim_tls.blk = b;
+  itls.on = true;
+  itls.nthreads = b->nthreads;
+  itls.gid1_base =
+      (i + 1) * (uint64_t)b->nthreads < UINT32_MAX ? (uint32_t)(i * b->nthreads + 1) : 0;
+  itls.bar_gen = &b->bar_gen;
+  itls.warp_gen = b->warp_gen.data();
   b->next = 0;
   b->next_idx = uint3{0, 0, 0};
   b->waiting = 0;
@@ -780,6 +787,19 @@ std::mutex sites_mu;
 std::vector<shared_site> &sites() {
   static std::vector<shared_site> *v = new std::vector<shared_site>;
   return *v;
+}
+
+// Shared memory comes from the memory checker's arena when it is on (so that its accesses are
+// checked), else from the heap. nullptr when out of memory.
+void *shared_alloc(size_t size, size_t align) {
+  if (void *p = arena_alloc(size, true)) return p;
+  void *p = nullptr;
+  if (posix_memalign(&p, align, size ? size : 1) != 0) return nullptr;
+  return p;
+}
+void shared_free(void *p, size_t size) {
+  (void)size;
+  if (!arena_free(p)) std::free(p);
 }
 
 void run_launch_on(worker *w, launch_exec *ex) {
@@ -814,6 +834,7 @@ void run_launch_on(worker *w, launch_exec *ex) {
   }
   b->state.assign(b->nthreads, st_running);
   if (b->warps.size() < nwarps) b->warps.resize(nwarps);
+  b->warp_gen.assign(nwarps, 0);
 #if defined(CUSIM_TSAN)
   b->tsan_threads.assign(b->nthreads, nullptr);
   b->warp_sync.assign(nwarps, 0);
@@ -823,7 +844,7 @@ void run_launch_on(worker *w, launch_exec *ex) {
   c.block_dim = k->block_dim;
   c.grid_dim = k->grid;
   w->dyn_size = k->shared_bytes;
-  w->dyn = w->dyn_size ? std::malloc(w->dyn_size) : nullptr;
+  w->dyn = w->dyn_size ? shared_alloc(w->dyn_size, 16) : nullptr;
   c.shared_dynamic = w->dyn;
   w->static_shared = 0;
   c.shared_sites = w->sites.data();
@@ -841,16 +862,17 @@ void run_launch_on(worker *w, launch_exec *ex) {
   }
 #endif
   for (unsigned id : w->sites_used) {
-    std::free(w->sites[id]);
+    shared_free(w->sites[id], w->site_sizes[id]);
     w->sites[id] = nullptr;
   }
   w->sites_used.clear();
-  std::free(w->dyn);
+  if (w->dyn) shared_free(w->dyn, w->dyn_size);
   w->dyn = nullptr;
   w->dyn_size = 0;
   c.shared_dynamic = nullptr;
   c.blk = nullptr;
   w->exec = nullptr;
+  checker_worker_done();
 }
 
 unsigned configured_workers() {
@@ -927,11 +949,21 @@ int worker_count() {
 
 cudaError_t run_kernel(kernel_base *k) {
   launch_exec ex;
+  checker_launch_begin();
   ex.k = k;
   ex.total = (uint64_t)k->grid.x * k->grid.y * k->grid.z;
   ex.nthreads = k->block_dim.x * k->block_dim.y * k->block_dim.z;
   the_pool().run(&ex);
   return ex.failed.load() ? ex.err : cudaSuccess;
+}
+
+void race_failed(const char *message) {
+  block_impl *b = static_cast<block_impl *>(cusim_tls.blk);
+  fail(b, cudaErrorLaunchFailure, "%s in %s", message, where(b).c_str());
+}
+void bounds_failed(const char *message) {
+  block_impl *b = static_cast<block_impl *>(cusim_tls.blk);
+  fail(b, cudaErrorIllegalAddress, "%s in %s", message, where(b).c_str());
 }
 
 bool current_context(uintptr_t fault, running_context *out) {
@@ -1049,8 +1081,8 @@ void *shared_site_alloc(unsigned id) {
   if (w->sites.size() < nsites) w->sites.resize(nsites, nullptr);
   if (w->site_sizes.size() < nsites) w->site_sizes.resize(nsites, 0);
   w->site_sizes[id] = s.size;
-  void *p = nullptr;
-  if (posix_memalign(&p, std::max<size_t>(s.align, 16), s.size ? s.size : 1) != 0) {
+  void *p = rt::shared_alloc(s.size, std::max<size_t>(s.align, 16));
+  if (p == nullptr) {
     std::fprintf(stderr, "cusim: fatal: out of memory for shared memory\n");
     std::abort();
   }
@@ -1268,6 +1300,7 @@ uint64_t warp_op(int kind, unsigned mask, uint64_t value, unsigned src_lane, con
       break;
     }
     ws.arrived &= ~need;
+    b->warp_gen[wi]++;
     for (unsigned m = need; m; m &= m - 1) rt::ready_push(b, wi * 32 + (unsigned)__builtin_ctz(m));
   }
   rt::wait(b, t);

@@ -1,0 +1,664 @@
+// The memory checker: every load and store of a program's .cu files, checked while a kernel runs.
+//
+// The simulator compiles a program's .cu files with -fsanitize=thread (cusim.cmake), but links no
+// ThreadSanitizer: the compiler's per-access callbacks (__tsan_read4, __tsan_write8, the atomics)
+// are defined here. Simulated threads run one after another, so a lost update such as
+// `*count += mine` without an atomic almost never happens for real; instead of waiting for an
+// unlucky interleaving, the checker records, for each 4-byte word of device and shared memory,
+// the last thread that wrote it and the last that read it during the launch, and reports the first
+// access that conflicts with one no barrier orders it after. The verdict does not depend on the
+// schedule: a race is found on every run, whichever order the threads ran in.
+//
+// Device memory (cudaMalloc, cudaMallocManaged, cudaMallocHost, pools) and shared memory come from
+// one reserved region, the arena, when the checker is on. Beside it lie two shadows:
+//   * the bounds shadow, one byte per 8 bytes: how many of them belong to a live allocation (0
+//     for gaps and never-allocated space, freed_mark after cudaFree); every kernel access is
+//     checked against it, so a write one element past the end is reported, not only one that
+//     reaches an unmapped page;
+//   * the race shadow, 24 bytes per 4-byte word: the last writer and the last reader, each a
+//     thread's number in the grid with the block's barrier count and its warp's sync count.
+// Two accesses of different threads are ordered when a __syncthreads() of their block came
+// between them, or, in the same warp, a __syncwarp() (or another warp function). Blocks are never
+// ordered with each other, except where the writer called __threadfence() (the "last block"
+// pattern: the checker then trusts the fence and the atomic that goes with it). Atomics are
+// neither recorded nor checked for races (they cannot lose an update).
+//
+// What it cannot see: accesses made by code that is not compiled from a .cu file (the C library's
+// memcpy, a host .c file), and memory outside the arena (a __device__ variable, host memory
+// registered with cudaHostRegister, a thread's local arrays). Two plain writes of different threads
+// to one word are not reported (writing the same flag from many threads is a common idiom); a read
+// that meets a write, or a write that meets a read, is.
+#include "internal.hpp"
+
+#include <sys/mman.h>
+#include <unistd.h>
+
+#include <algorithm>
+#include <atomic>
+#include <cinttypes>
+#include <cstdio>
+#include <cstdlib>
+#include <cstring>
+#include <dlfcn.h>
+#include <mutex>
+#include <string>
+#include <unordered_map>
+#include <unordered_set>
+
+#if !defined(CUSIM_NO_CHECKER)
+namespace cusim {
+namespace rt {
+
+__thread instr_thread itls;
+
+namespace {
+
+// ---- the arena ----------------------------------------------------------------------------------
+constexpr uintptr_t arena_bytes = uintptr_t(1) << 40;   // 1 TiB of address space, reserved only
+constexpr uintptr_t shared_bytes = uintptr_t(64) << 30; // the top 64 GiB: shared memory
+constexpr uintptr_t global_bytes = arena_bytes - shared_bytes;
+// Blocks larger than race_max_bytes (CUSIM_RACE_MAX_MB, default 32) lie in the upper half of the
+// global part and are checked for bounds only: their race records would take six times their size,
+// and the races learners write are on counters, partial sums and shared memory, not in big arrays.
+constexpr uintptr_t big_start = global_bytes / 2;
+size_t race_max_bytes = size_t(32) << 20;
+constexpr unsigned char freed_mark = 0xFE; // bounds shadow of freed memory
+constexpr size_t page = 4096;
+
+uintptr_t arena_base = 0; // 0 while the checker is off
+uintptr_t code_base = 0;  // where the program is loaded: code addresses are kept as 32-bit offsets
+// Race shadow: 24 bytes per 4-byte word (writer, reader, where each was in the code); bounds
+// shadow: 1 byte per 8 bytes.
+uint64_t *race_shadow = nullptr;
+unsigned char *bounds_shadow = nullptr;
+bool requested = false; // an instrumented file's constructor ran (__tsan_init)
+std::once_flag init_once;
+std::mutex arena_mu;
+uintptr_t global_top = 0, big_top = big_start,
+          shared_top = global_bytes;               // bump pointers (offsets); space is not reused
+std::unordered_map<uintptr_t, size_t> block_sizes; // offset -> bytes asked, of live blocks
+
+// Race-shadow offsets touched during the launch (per worker, merged when the launch ends), so the
+// next launch starts from a clean shadow without clearing all of it.
+std::mutex dirty_mu;
+// Two ranges: [0] global memory, [1] shared memory (far apart in the arena).
+uintptr_t dirty_lo[2] = {UINTPTR_MAX, UINTPTR_MAX}, dirty_hi[2] = {0, 0};
+__thread uintptr_t my_lo[2] = {UINTPTR_MAX, UINTPTR_MAX}, my_hi[2] = {0, 0};
+
+// Threads (by number in the grid) that called __threadfence() in this launch.
+std::mutex fenced_mu;
+std::unordered_set<uint32_t> fenced;
+std::atomic<bool> any_fenced{false};
+
+void *reserve(size_t bytes, int prot) {
+  void *p = mmap(nullptr, bytes, prot, MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
+  return p == MAP_FAILED ? nullptr : p;
+}
+
+void init() {
+  if (!requested) return;
+  if (const char *e = std::getenv("CUSIM_MEMCHECK"))
+    if (!std::strcmp(e, "0") || !std::strcmp(e, "off")) return;
+  if (const char *e = std::getenv("CUSIM_RACE_MAX_MB")) {
+    char *end = nullptr;
+    long long mb = std::strtoll(e, &end, 10);
+    if (end != e && *end == 0 && mb >= 0 && mb <= (1ll << 20)) race_max_bytes = size_t(mb) << 20;
+  }
+  void *data = reserve(arena_bytes, PROT_NONE);
+  void *bounds = reserve(arena_bytes / 8, PROT_READ | PROT_WRITE);
+  void *race = reserve(arena_bytes * 6, PROT_READ | PROT_WRITE);
+  if (!data || !bounds || !race) {
+    if (data) munmap(data, arena_bytes);
+    if (bounds) munmap(bounds, arena_bytes / 8);
+    if (race) munmap(race, arena_bytes * 6);
+    std::fprintf(stderr, "cusim: warning: cannot reserve address space for the memory checker: "
+                         "races and out-of-bounds accesses are not checked\n");
+    return;
+  }
+  bounds_shadow = (unsigned char *)bounds;
+  race_shadow = (uint64_t *)race;
+  arena_base = (uintptr_t)data;
+  Dl_info info;
+  if (dladdr((void *)&init, &info)) code_base = (uintptr_t)info.dli_fbase;
+}
+
+void ensure_init() {
+  std::call_once(init_once, init);
+}
+
+uintptr_t round_up(uintptr_t v, uintptr_t a) {
+  return (v + a - 1) / a * a;
+}
+
+// Marks [off, off + bytes) addressable (bytes may end inside a granule) or with `mark`.
+void set_bounds(uintptr_t off, size_t bytes, bool live) {
+  uintptr_t g = off / 8, full = bytes / 8;
+  if (live) {
+    std::memset(bounds_shadow + g, 8, full);
+    if (bytes % 8) bounds_shadow[g + full] = (unsigned char)(bytes % 8);
+  } else {
+    std::memset(bounds_shadow + g, freed_mark, (bytes + 7) / 8);
+  }
+}
+
+// ---- the race records ---------------------------------------------------------------------------
+// A record: the thread's number in the grid plus one (0: none) in the top 32 bits, its block's
+// barrier count (19 bits), its warp's sync count (10 bits), and three flags: more than one thread
+// read since the last write, and those readers were in more than one warp, or block.
+constexpr uint64_t flag_many_readers = 1, flag_many_warps = 2, flag_many_blocks = 4;
+constexpr uint64_t reader_flags = flag_many_readers | flag_many_warps | flag_many_blocks;
+inline uint64_t make_record(uint32_t gid1, unsigned bar, unsigned warp) {
+  return (uint64_t)gid1 << 32 | (uint64_t)(bar & 0x7FFFFu) << 13 | (uint64_t)(warp & 0x3FFu) << 3;
+}
+inline uint32_t rec_gid1(uint64_t r) {
+  return (uint32_t)(r >> 32);
+}
+inline unsigned rec_bar(uint64_t r) {
+  return (unsigned)(r >> 13) & 0x7FFFFu;
+}
+inline unsigned rec_warp(uint64_t r) {
+  return (unsigned)(r >> 3) & 0x3FFu;
+}
+
+inline bool same_epoch(uint64_t a, uint64_t b) {
+  return ((a ^ b) & 0xFFFFFFFFull) >> 3 == 0; // the same barrier and warp-sync counts
+}
+
+inline uint32_t code_offset(const void *pc) {
+  uintptr_t d = (uintptr_t)pc - code_base;
+  return d < UINT32_MAX ? (uint32_t)d : 0;
+}
+
+enum class order { same_thread, ordered, unordered, stale };
+
+// How the access recorded in r relates to the running thread's access now.
+inline order relate(uint64_t r, bool in_shared) {
+  uint32_t g = rec_gid1(r);
+  if (g == 0) return order::stale;
+  uint32_t me = itls.gid1_base + cusim_tls.tid;
+  if (g == me) return order::same_thread;
+  uint32_t t = g - itls.gid1_base; // the other thread's index in this block, if it is in it
+  if (t >= itls.nthreads) return in_shared ? order::stale : order::unordered;
+  if (rec_bar(r) != (*itls.bar_gen & 0x7FFFFu)) return order::ordered;
+  unsigned wi = cusim_tls.tid >> 5;
+  if ((t >> 5) == wi && rec_warp(r) != (itls.warp_gen[wi] & 0x3FFu)) return order::ordered;
+  return order::unordered;
+}
+
+bool writer_fenced(uint64_t r) {
+  if (!any_fenced.load(std::memory_order_relaxed)) return false;
+  std::lock_guard<std::mutex> lock(fenced_mu);
+  return fenced.count(rec_gid1(r)) != 0;
+}
+
+// ---- reports ------------------------------------------------------------------------------------
+// The task of the workbook's exercise that holds line `line` of `path` ("// ---- task N" opens a
+// task, "// ---- end of task N" closes it), or 0.
+int task_at(const std::string &path, long line) {
+  FILE *f = std::fopen(path.c_str(), "r");
+  if (!f) return 0;
+  char buf[4096];
+  int task = 0;
+  for (long n = 1; n <= line && std::fgets(buf, sizeof buf, f); ++n) {
+    const char *p = std::strstr(buf, "---- ");
+    if (!p) continue;
+    int k = 0;
+    if (std::sscanf(p, "---- end of task %d", &k) == 1)
+      task = 0;
+    else if (std::sscanf(p, "---- task %d", &k) == 1)
+      task = k;
+  }
+  std::fclose(f);
+  return task;
+}
+
+// " at file:line (task N)" for a code address in the program, or "" (addr2line, error path only).
+std::string source_line(const void *pc) {
+  Dl_info info;
+  if (!pc || !dladdr(pc, &info) || !info.dli_fname) return "";
+  uintptr_t rel = (uintptr_t)pc - 1 - (uintptr_t)info.dli_fbase; // the call, not the return
+  char cmd[1024];
+  std::snprintf(cmd, sizeof cmd, "addr2line -e '%s' 0x%" PRIxPTR " 2>/dev/null", info.dli_fname,
+                rel);
+  std::string out;
+  if (FILE *f = popen(cmd, "r")) {
+    char buf[1024];
+    if (std::fgets(buf, sizeof buf, f)) out = buf;
+    pclose(f);
+  }
+  while (!out.empty() && (out.back() == '\n' || out.back() == ' ')) out.pop_back();
+  size_t paren = out.find(" (discriminator");
+  if (paren != std::string::npos) out.resize(paren);
+  size_t colon = out.rfind(':');
+  if (out.empty() || out[0] == '?' || colon == std::string::npos) return "";
+  long line = std::strtol(out.c_str() + colon + 1, nullptr, 10);
+  if (line <= 0) return "";
+  std::string path = out.substr(0, colon);
+  size_t slash = out.rfind('/');
+  std::string text = " at " + (slash == std::string::npos ? out : out.substr(slash + 1));
+  if (int task = task_at(path, line)) text += " (task " + std::to_string(task) + ")";
+  return text;
+}
+
+std::string thread_text(uint32_t gid1, bool with_block) {
+  uint32_t g = gid1 - 1;
+  unsigned n = itls.nthreads;
+  uint3 bd = cusim_tls.block_dim, gd = cusim_tls.grid_dim;
+  uint64_t bi = g / n;
+  unsigned t = g % n;
+  char buf[128];
+  int k = std::snprintf(buf, sizeof buf, "thread (%u,%u,%u)", t % bd.x, (t / bd.x) % bd.y,
+                        t / (bd.x * bd.y));
+  if (with_block)
+    std::snprintf(buf + k, sizeof buf - (size_t)k, " of block (%u,%u,%u)", (unsigned)(bi % gd.x),
+                  (unsigned)((bi / gd.x) % gd.y), (unsigned)(bi / ((uint64_t)gd.x * gd.y)));
+  return buf;
+}
+
+std::string memory_text(uintptr_t a, bool in_shared) {
+  if (in_shared) return "__shared__ memory";
+  lookup l = nearest_allocation((const void *)a);
+  char buf[256];
+  if (l.live && a >= l.base && a < l.base + l.size)
+    std::snprintf(buf, sizeof buf, "%s memory (byte %" PRIuPTR " of the %zu at 0x%" PRIxPTR ")",
+                  kind_name(l.kind), a - l.base, l.size, l.base);
+  else
+    std::snprintf(buf, sizeof buf, "memory at 0x%" PRIxPTR, a);
+  return buf;
+}
+
+[[noreturn]] __attribute__((cold, noinline)) void report_race(uintptr_t a, unsigned size,
+                                                              bool write, uint64_t other,
+                                                              bool other_wrote, bool in_shared,
+                                                              const void *pc, uint32_t other_pc) {
+  uint32_t me = itls.gid1_base + cusim_tls.tid, them = rec_gid1(other);
+  uint32_t them_t = them - itls.gid1_base;
+  bool same_block = them_t < itls.nthreads && !(other & flag_many_blocks);
+  bool same_warp =
+      same_block && (them_t >> 5) == (cusim_tls.tid >> 5) && !(other & flag_many_warps);
+  std::string who = them == me ? std::string("other threads") : thread_text(them, !same_block);
+  std::string other_at =
+      them == me || other_pc == 0 ? "" : source_line((void *)(code_base + other_pc));
+  std::string msg = "data race" + source_line(pc) + ": " + thread_text(me, !same_block) +
+                    (write ? " writes " : " reads ") + std::to_string(size) + " bytes of " +
+                    memory_text(a, in_shared) + " that " + who +
+                    (other_wrote ? " wrote" : " read") + other_at;
+  if (!same_block)
+    msg += "; blocks run in no fixed order and cannot wait for each other: use an atomic "
+           "(atomicAdd...)";
+  else if (same_warp)
+    msg += ", with no __syncwarp() between them (a warp's threads do not run in lockstep): if both "
+           "update it, use an atomic (atomicAdd...); if one must see the other's write, put "
+           "__syncwarp() or __syncthreads() between them";
+  else
+    msg += ", with no __syncthreads() between them: if both update it, use an atomic "
+           "(atomicAdd...); if one must see the other's write, put __syncthreads() between them";
+  msg += " (a GPU gets this wrong only sometimes; the simulator finds it every time)";
+  race_failed(msg.c_str());
+}
+
+[[noreturn]] __attribute__((cold, noinline)) void report_bounds(uintptr_t a, unsigned size,
+                                                                bool write, const void *pc) {
+  uintptr_t off = a - arena_base;
+  bool in_shared = off >= global_bytes;
+  char buf[512];
+  lookup l = nearest_allocation((const void *)a);
+  std::string what;
+  if (l.freed) {
+    std::snprintf(buf, sizeof buf, "inside %s memory that was freed (%zu bytes at 0x%" PRIxPTR ")",
+                  kind_name(l.kind), l.size, l.base);
+    what = buf;
+  } else if (in_shared) {
+    what = "past the end of the block's __shared__ memory";
+  } else if (l.live || l.size) {
+    if (a >= l.base + l.size)
+      std::snprintf(buf, sizeof buf,
+                    "%" PRIuPTR " bytes past the end of %s memory at 0x%" PRIxPTR " (%zu bytes)",
+                    a - (l.base + l.size), kind_name(l.kind), l.base, l.size);
+    else
+      std::snprintf(buf, sizeof buf,
+                    "%" PRIuPTR " bytes before %s memory at 0x%" PRIxPTR " (%zu bytes)", l.base - a,
+                    kind_name(l.kind), l.base, l.size);
+    what = buf;
+  } else {
+    what = "outside every allocation";
+  }
+  std::snprintf(buf, sizeof buf, "out-of-bounds %s%s: %s of %u bytes at 0x%" PRIxPTR ", ",
+                write ? "write" : "read", source_line(pc).c_str(), write ? "a write" : "a read",
+                size, a);
+  std::string msg = std::string(buf) + what + ", by " +
+                    thread_text(itls.gid1_base + cusim_tls.tid, false) +
+                    " (a GPU may not stop here; the simulator always does)";
+  bounds_failed(msg.c_str());
+}
+
+// ---- the check of one access --------------------------------------------------------------------
+__attribute__((always_inline)) inline void check(uintptr_t a, unsigned size, bool write,
+                                                 const void *pc, bool atomic = false) {
+  uintptr_t off = a - arena_base;
+  if (__builtin_expect(off >= arena_bytes || arena_base == 0, 1)) return;
+  if (!itls.on || cusim_tls.blk == nullptr) return; // host code, or the runtime between blocks
+  // Bounds: each granule the access touches must be addressable up to the bytes it uses.
+  uintptr_t end = off + size;
+  for (uintptr_t g = off / 8; g * 8 < end; ++g) {
+    unsigned char v = bounds_shadow[g];
+    if (__builtin_expect(v == 8, 1)) continue;
+    uintptr_t last = std::min<uintptr_t>(end, g * 8 + 8) - g * 8; // bytes used in this granule
+    if (v == freed_mark || v < last) report_bounds(a, size, write, pc);
+  }
+  if (atomic) return;
+  if (off - big_start < global_bytes - big_start) return; // a big block: bounds only
+  if (itls.gid1_base == 0) return; // grid too large to number its threads in 32 bits
+  bool in_shared = off >= global_bytes;
+  uint32_t me = itls.gid1_base + cusim_tls.tid;
+  uint64_t mine = make_record(me, *itls.bar_gen, itls.warp_gen[cusim_tls.tid >> 5]);
+  uintptr_t w0 = off / 4, w1 = (end - 1) / 4;
+  if (w0 < my_lo[in_shared]) my_lo[in_shared] = w0;
+  if (w1 + 1 > my_hi[in_shared]) my_hi[in_shared] = w1 + 1;
+  for (uintptr_t w = w0; w <= w1; ++w) {
+    uint64_t *cell = race_shadow + 3 * w;
+    uint64_t writer = __atomic_load_n(&cell[0], __ATOMIC_RELAXED);
+    uint64_t reader = __atomic_load_n(&cell[1], __ATOMIC_RELAXED);
+    uint32_t *pcs = (uint32_t *)(cell + 2); // where the writer and the reader were in the code
+    if (!write) {
+      if (writer != 0 && relate(writer, in_shared) == order::unordered &&
+          !(rec_gid1(writer) - itls.gid1_base >= itls.nthreads && writer_fenced(writer)))
+        report_race(a, size, false, writer, true, in_shared, pc, pcs[0]);
+      uint64_t next = mine;
+      if (reader != 0) {
+        order o = relate(reader, in_shared);
+        if (o == order::unordered) {
+          uint32_t t = rec_gid1(reader) - itls.gid1_base; // where the other reader was
+          next |= flag_many_readers | (reader & reader_flags) |
+                  (t >= itls.nthreads                 ? flag_many_blocks
+                   : (t >> 5) != (cusim_tls.tid >> 5) ? flag_many_warps
+                                                      : 0);
+        } else if (o == order::same_thread && (reader & flag_many_readers) &&
+                   same_epoch(reader, mine)) {
+          next |= reader & reader_flags;
+        }
+      }
+      if (next != reader) {
+        __atomic_store_n(&cell[1], next, __ATOMIC_RELAXED);
+        pcs[1] = code_offset(pc);
+      }
+    } else {
+      if (reader != 0) {
+        order o = relate(reader, in_shared);
+        // Another thread read it unordered, or this thread did while others read it too.
+        if (o == order::unordered ||
+            (o == order::same_thread && (reader & flag_many_readers) && same_epoch(reader, mine)))
+          report_race(a, size, true, reader, false, in_shared, pc, pcs[1]);
+        __atomic_store_n(&cell[1], 0, __ATOMIC_RELAXED);
+      }
+      if (writer != mine) __atomic_store_n(&cell[0], mine, __ATOMIC_RELAXED);
+      pcs[0] = code_offset(pc);
+    }
+  }
+}
+
+void check_range(const void *p, size_t n, bool write, const void *pc) {
+  uintptr_t a = (uintptr_t)p;
+  while (n > 0) {
+    unsigned chunk = (unsigned)std::min<size_t>(n, 16);
+    check(a, chunk, write, pc);
+    a += chunk;
+    n -= chunk;
+  }
+}
+
+} // namespace
+
+// ---- the runtime's side -------------------------------------------------------------------------
+bool checker_on() {
+  ensure_init();
+  return arena_base != 0;
+}
+
+void *arena_alloc(size_t size, bool shared) {
+  if (!checker_on()) return nullptr;
+  size_t asked = size ? size : 1;
+  size_t align = asked >= (size_t(2) << 20) ? size_t(2) << 20 : page;
+  // The gap before a block: nothing there is addressable, so a runaway index lands in a gap and
+  // not in the neighbouring array (a gap grows with the block, up to 1 GiB).
+  size_t gap = std::max<size_t>(shared ? page : size_t(64) << 10,
+                                std::min<size_t>(round_up(asked, page), size_t(1) << 30));
+  uintptr_t off;
+  {
+    std::lock_guard<std::mutex> lock(arena_mu);
+    bool big = !shared && asked > race_max_bytes;
+    uintptr_t &top = shared ? shared_top : big ? big_top : global_top;
+    uintptr_t limit = shared ? arena_bytes : big ? global_bytes : big_start;
+    off = round_up(top + gap, align);
+    if (off + round_up(asked, page) + gap > limit) return nullptr; // full: unchecked from now on
+    top = off + round_up(asked, page);
+    block_sizes[off] = size;
+  }
+  void *p = (void *)(arena_base + off);
+  if (mprotect(p, round_up(asked, page), PROT_READ | PROT_WRITE) != 0) return nullptr;
+#if defined(MADV_HUGEPAGE)
+  if (align > page) madvise(p, round_up(asked, page), MADV_HUGEPAGE);
+#endif
+  set_bounds(off, size, true);
+  return p;
+}
+
+bool arena_free(void *p) {
+  uintptr_t off = (uintptr_t)p - arena_base;
+  if (arena_base == 0 || off >= arena_bytes) return false;
+  size_t size;
+  {
+    std::lock_guard<std::mutex> lock(arena_mu);
+    auto it = block_sizes.find(off);
+    if (it == block_sizes.end()) return true; // not a block's start: the caller reports it
+    size = it->second;
+    block_sizes.erase(it);
+  }
+  size_t bytes = round_up(size ? size : 1, page);
+  madvise(p, bytes, MADV_DONTNEED);
+  mprotect(p, bytes, PROT_NONE);
+  set_bounds(off, size ? size : 1, false);
+  return true;
+}
+
+bool in_arena(const void *p) {
+  return arena_base != 0 && (uintptr_t)p - arena_base < arena_bytes;
+}
+
+void checker_launch_begin() {
+  std::lock_guard<std::mutex> lock(dirty_mu);
+  for (int k = 0; k < 2; ++k) {
+    if (dirty_hi[k] > dirty_lo[k]) {
+      uintptr_t lo = (uintptr_t)(race_shadow + 3 * dirty_lo[k]) / page * page;
+      uintptr_t hi = round_up((uintptr_t)(race_shadow + 3 * dirty_hi[k]), page);
+      madvise((void *)lo, hi - lo, MADV_DONTNEED); // zero again
+    }
+    dirty_lo[k] = UINTPTR_MAX;
+    dirty_hi[k] = 0;
+  }
+  if (any_fenced.load()) {
+    std::lock_guard<std::mutex> fl(fenced_mu);
+    fenced.clear();
+    any_fenced.store(false);
+  }
+}
+
+void checker_worker_done() {
+  itls.on = false;
+  if (my_hi[0] == 0 && my_hi[1] == 0) return;
+  std::lock_guard<std::mutex> lock(dirty_mu);
+  for (int k = 0; k < 2; ++k) {
+    dirty_lo[k] = std::min(dirty_lo[k], my_lo[k]);
+    dirty_hi[k] = std::max(dirty_hi[k], my_hi[k]);
+    my_lo[k] = UINTPTR_MAX;
+    my_hi[k] = 0;
+  }
+}
+
+} // namespace rt
+} // namespace cusim
+
+// ---- the compiler's callbacks (ThreadSanitizer's ABI) -------------------------------------------
+using cusim::rt::check;
+using cusim::rt::check_range;
+#define CUSIM_PC __builtin_return_address(0)
+
+extern "C" {
+void __tsan_init() {
+  cusim::rt::requested = true;
+}
+void __tsan_func_entry(void *) {}
+void __tsan_func_exit() {}
+void __tsan_vptr_update(void **, void *) {}
+void __tsan_vptr_read(void **) {}
+void __tsan_ignore_thread_begin() {}
+void __tsan_ignore_thread_end() {}
+
+#define CUSIM_ACCESS(N)                                                                            \
+  void __tsan_read##N(void *p) {                                                                   \
+    check((uintptr_t)p, N, false, CUSIM_PC);                                                       \
+  }                                                                                                \
+  void __tsan_write##N(void *p) {                                                                  \
+    check((uintptr_t)p, N, true, CUSIM_PC);                                                        \
+  }                                                                                                \
+  void __tsan_unaligned_read##N(void *p) {                                                         \
+    check((uintptr_t)p, N, false, CUSIM_PC);                                                       \
+  }                                                                                                \
+  void __tsan_unaligned_write##N(void *p) {                                                        \
+    check((uintptr_t)p, N, true, CUSIM_PC);                                                        \
+  }                                                                                                \
+  void __tsan_volatile_read##N(void *p) {                                                          \
+    check((uintptr_t)p, N, false, CUSIM_PC);                                                       \
+  }                                                                                                \
+  void __tsan_volatile_write##N(void *p) {                                                         \
+    check((uintptr_t)p, N, true, CUSIM_PC);                                                        \
+  }                                                                                                \
+  void __tsan_unaligned_volatile_read##N(void *p) {                                                \
+    check((uintptr_t)p, N, false, CUSIM_PC);                                                       \
+  }                                                                                                \
+  void __tsan_unaligned_volatile_write##N(void *p) {                                               \
+    check((uintptr_t)p, N, true, CUSIM_PC);                                                        \
+  }
+CUSIM_ACCESS(1)
+CUSIM_ACCESS(2)
+CUSIM_ACCESS(4)
+CUSIM_ACCESS(8)
+CUSIM_ACCESS(16)
+#undef CUSIM_ACCESS
+
+void __tsan_read_range(void *p, unsigned long n) {
+  check_range(p, n, false, CUSIM_PC);
+}
+void __tsan_write_range(void *p, unsigned long n) {
+  check_range(p, n, true, CUSIM_PC);
+}
+// clang's memory intrinsics (gcc calls the C library's directly).
+void *__tsan_memcpy(void *d, const void *s, unsigned long n) {
+  check_range(s, n, false, CUSIM_PC);
+  check_range(d, n, true, CUSIM_PC);
+  return std::memcpy(d, s, n);
+}
+void *__tsan_memmove(void *d, const void *s, unsigned long n) {
+  check_range(s, n, false, CUSIM_PC);
+  check_range(d, n, true, CUSIM_PC);
+  return std::memmove(d, s, n);
+}
+void *__tsan_memset(void *d, int c, unsigned long n) {
+  check_range(d, n, true, CUSIM_PC);
+  return std::memset(d, c, n);
+}
+
+// Atomics: done for real (sequentially consistent, whatever order was asked: never weaker), and
+// checked for bounds; they take no part in race records.
+void __tsan_atomic_thread_fence(int) {
+  __atomic_thread_fence(__ATOMIC_SEQ_CST);
+  if (cusim::rt::itls.on && cusim_tls.blk != nullptr && cusim::rt::itls.gid1_base != 0) {
+    std::lock_guard<std::mutex> lock(cusim::rt::fenced_mu);
+    cusim::rt::fenced.insert(cusim::rt::itls.gid1_base + cusim_tls.tid);
+    cusim::rt::any_fenced.store(true, std::memory_order_relaxed);
+  }
+}
+void __tsan_atomic_signal_fence(int) {
+  __atomic_signal_fence(__ATOMIC_SEQ_CST);
+}
+
+#define CUSIM_ATOMICS(N, T)                                                                        \
+  T __tsan_atomic##N##_load(const volatile T *a, int) {                                            \
+    check((uintptr_t)a, sizeof(T), false, CUSIM_PC, true);                                         \
+    return __atomic_load_n(a, __ATOMIC_SEQ_CST);                                                   \
+  }                                                                                                \
+  void __tsan_atomic##N##_store(volatile T *a, T v, int) {                                         \
+    check((uintptr_t)a, sizeof(T), true, CUSIM_PC, true);                                          \
+    __atomic_store_n(a, v, __ATOMIC_SEQ_CST);                                                      \
+  }                                                                                                \
+  T __tsan_atomic##N##_exchange(volatile T *a, T v, int) {                                         \
+    check((uintptr_t)a, sizeof(T), true, CUSIM_PC, true);                                          \
+    return __atomic_exchange_n(a, v, __ATOMIC_SEQ_CST);                                            \
+  }                                                                                                \
+  T __tsan_atomic##N##_fetch_add(volatile T *a, T v, int) {                                        \
+    check((uintptr_t)a, sizeof(T), true, CUSIM_PC, true);                                          \
+    return __atomic_fetch_add(a, v, __ATOMIC_SEQ_CST);                                             \
+  }                                                                                                \
+  T __tsan_atomic##N##_fetch_sub(volatile T *a, T v, int) {                                        \
+    check((uintptr_t)a, sizeof(T), true, CUSIM_PC, true);                                          \
+    return __atomic_fetch_sub(a, v, __ATOMIC_SEQ_CST);                                             \
+  }                                                                                                \
+  T __tsan_atomic##N##_fetch_and(volatile T *a, T v, int) {                                        \
+    check((uintptr_t)a, sizeof(T), true, CUSIM_PC, true);                                          \
+    return __atomic_fetch_and(a, v, __ATOMIC_SEQ_CST);                                             \
+  }                                                                                                \
+  T __tsan_atomic##N##_fetch_or(volatile T *a, T v, int) {                                         \
+    check((uintptr_t)a, sizeof(T), true, CUSIM_PC, true);                                          \
+    return __atomic_fetch_or(a, v, __ATOMIC_SEQ_CST);                                              \
+  }                                                                                                \
+  T __tsan_atomic##N##_fetch_xor(volatile T *a, T v, int) {                                        \
+    check((uintptr_t)a, sizeof(T), true, CUSIM_PC, true);                                          \
+    return __atomic_fetch_xor(a, v, __ATOMIC_SEQ_CST);                                             \
+  }                                                                                                \
+  T __tsan_atomic##N##_fetch_nand(volatile T *a, T v, int) {                                       \
+    check((uintptr_t)a, sizeof(T), true, CUSIM_PC, true);                                          \
+    return __atomic_fetch_nand(a, v, __ATOMIC_SEQ_CST);                                            \
+  }                                                                                                \
+  int __tsan_atomic##N##_compare_exchange_strong(volatile T *a, T *c, T v, int, int) {             \
+    check((uintptr_t)a, sizeof(T), true, CUSIM_PC, true);                                          \
+    return __atomic_compare_exchange_n(a, c, v, false, __ATOMIC_SEQ_CST, __ATOMIC_SEQ_CST);        \
+  }                                                                                                \
+  int __tsan_atomic##N##_compare_exchange_weak(volatile T *a, T *c, T v, int, int) {               \
+    check((uintptr_t)a, sizeof(T), true, CUSIM_PC, true);                                          \
+    return __atomic_compare_exchange_n(a, c, v, false, __ATOMIC_SEQ_CST, __ATOMIC_SEQ_CST);        \
+  }                                                                                                \
+  T __tsan_atomic##N##_compare_exchange_val(volatile T *a, T c, T v, int, int) {                   \
+    check((uintptr_t)a, sizeof(T), true, CUSIM_PC, true);                                          \
+    __atomic_compare_exchange_n(a, &c, v, false, __ATOMIC_SEQ_CST, __ATOMIC_SEQ_CST);              \
+    return c;                                                                                      \
+  }
+CUSIM_ATOMICS(8, unsigned char)
+CUSIM_ATOMICS(16, unsigned short)
+CUSIM_ATOMICS(32, unsigned int)
+CUSIM_ATOMICS(64, unsigned long long)
+#undef CUSIM_ATOMICS
+} // extern "C"
+
+#else // CUSIM_NO_CHECKER: under ThreadSanitizer (the sim-race preset), whose runtime owns __tsan_*
+
+namespace cusim {
+namespace rt {
+__thread instr_thread itls;
+bool checker_on() {
+  return false;
+}
+void *arena_alloc(size_t, bool) {
+  return nullptr;
+}
+bool arena_free(void *) {
+  return false;
+}
+bool in_arena(const void *) {
+  return false;
+}
+void checker_launch_begin() {}
+void checker_worker_done() {}
+} // namespace rt
+} // namespace cusim
+
+#endif

@@ -1,0 +1,213 @@
+// The memory checker (runtime/instrument.cpp): races and out-of-bounds accesses it must report,
+// and correct patterns it must accept. Usage: race_cases CASE; prints "CASE: ok" when the kernel
+// ran without error and its result is right, else the error's name.
+#include <cstdio>
+#include <cstring>
+#include <cuda_runtime.h>
+
+// ---- races
+// ---------------------------------------------------------------------------------------
+__global__ void count_plain(unsigned *count) { // every thread: read, add, write
+  *count += 1;
+}
+__global__ void count_atomic(unsigned *count) {
+  atomicAdd(count, 1u);
+}
+__global__ void shared_no_barrier(const int *in, int *out) { // reads a neighbour's cell too early
+  __shared__ int cell[64];
+  cell[threadIdx.x] = in[threadIdx.x];
+  out[threadIdx.x] = cell[(threadIdx.x + 32) % 64];
+}
+__global__ void shared_barrier(const int *in, int *out) {
+  __shared__ int cell[64];
+  cell[threadIdx.x] = in[threadIdx.x];
+  __syncthreads();
+  out[threadIdx.x] = cell[(threadIdx.x + 32) % 64];
+}
+__global__ void warp_no_sync(const int *in, int *out) { // lanes of one warp, no __syncwarp
+  __shared__ int cell[32];
+  cell[threadIdx.x] = in[threadIdx.x];
+  out[threadIdx.x] = cell[(threadIdx.x + 1) % 32];
+}
+__global__ void warp_sync(const int *in, int *out) {
+  __shared__ int cell[32];
+  cell[threadIdx.x] = in[threadIdx.x];
+  __syncwarp();
+  out[threadIdx.x] = cell[(threadIdx.x + 1) % 32];
+}
+__global__ void other_block_reads(int *data) { // block 1 reads what block 0 writes
+  if (blockIdx.x == 0) data[threadIdx.x] = (int)threadIdx.x;
+  if (blockIdx.x == 1) data[64 + threadIdx.x] = data[threadIdx.x];
+}
+__global__ void same_flag(const int *in, int *found) { // many threads write the same value
+  if (in[threadIdx.x] > 10) *found = 1;
+}
+__global__ void in_place_own(int *data) { // each thread its own element: read, then write
+  int i = blockIdx.x * blockDim.x + threadIdx.x;
+  data[i] = data[i] * 2 + 1;
+}
+__global__ void broadcast_then_write(int *data) { // all read data[0], then thread 0 overwrites it
+  int v = data[0];
+  __syncthreads();
+  if (threadIdx.x == 0) data[0] = v + 1;
+}
+__global__ void broadcast_no_barrier(int *data, int *out) { // thread 40 overwrites what others read
+  out[threadIdx.x] = data[0];
+  if (threadIdx.x == 40) data[0] = 7;
+}
+// The "last block" pattern: each block stores its partial sum, fences, and takes a ticket; the
+// block that takes the last ticket reads every partial (ordered by the fence and the atomic).
+__device__ unsigned tickets;
+__global__ void last_block(const int *in, int *partials, int *total) {
+  __shared__ bool last;
+  if (threadIdx.x == 0) {
+    partials[blockIdx.x] = in[blockIdx.x];
+    __threadfence();
+    last = atomicInc(&tickets, gridDim.x) == gridDim.x - 1;
+  }
+  __syncthreads();
+  if (last && threadIdx.x == 0) {
+    int s = 0;
+    for (unsigned b = 0; b < gridDim.x; ++b) s += partials[b];
+    *total = s;
+  }
+}
+// A tree in shared memory with barriers at every level (the right way).
+__global__ void tree(const int *in, int *out) {
+  __shared__ int cell[128];
+  cell[threadIdx.x] = in[threadIdx.x];
+  __syncthreads();
+  for (unsigned half = blockDim.x / 2; half > 0; half /= 2) {
+    if (threadIdx.x < half) cell[threadIdx.x] += cell[threadIdx.x + half];
+    __syncthreads();
+  }
+  if (threadIdx.x == 0) *out = cell[0];
+}
+
+// ---- bounds
+// --------------------------------------------------------------------------------------
+__global__ void one_past(const float *in, float *out, int n) { // i <= n
+  int i = blockIdx.x * blockDim.x + threadIdx.x;
+  if (i <= n) out[i] = in[i];
+}
+__global__ void before_start(float *out) {
+  out[(int)threadIdx.x - 1] = 1.0f;
+}
+__global__ void shared_past(int *out) {
+  extern __shared__ int dyn[];
+  dyn[threadIdx.x] = 1; // the launch gave room for 32 ints, and 64 threads run
+  __syncthreads();
+  out[threadIdx.x] = dyn[threadIdx.x];
+}
+__global__ void after_free(float *p) {
+  p[threadIdx.x] = 2.0f;
+}
+
+static int finish(const char *name, bool right) {
+  cudaError_t e = cudaDeviceSynchronize();
+  if (e != cudaSuccess) {
+    std::printf("%s: %s\n", name, cudaGetErrorName(e));
+    return 1;
+  }
+  std::printf("%s: %s\n", name, right ? "ok" : "wrong result");
+  return right ? 0 : 1;
+}
+
+int main(int argc, char **argv) {
+  const char *c = argc > 1 ? argv[1] : "";
+  int *in, *out, *data;
+  unsigned *count;
+  cudaMallocManaged(&in, 256 * sizeof(int));
+  cudaMallocManaged(&out, 256 * sizeof(int));
+  cudaMallocManaged(&data, 256 * sizeof(int));
+  cudaMallocManaged(&count, sizeof(unsigned));
+  for (int i = 0; i < 256; ++i) in[i] = i, out[i] = 0, data[i] = i;
+  *count = 0;
+  if (!std::strcmp(c, "count_plain")) {
+    count_plain<<<1, 64>>>(count); // one block: the first race is between lanes 0 and 1
+    return finish(c, *count == 64);
+  }
+  if (!std::strcmp(c, "count_atomic")) {
+    count_atomic<<<4, 64>>>(count);
+    cudaDeviceSynchronize();
+    return finish(c, *count == 256);
+  }
+  if (!std::strcmp(c, "shared_no_barrier")) {
+    shared_no_barrier<<<1, 64>>>(in, out);
+    return finish(c, true);
+  }
+  if (!std::strcmp(c, "shared_barrier")) {
+    shared_barrier<<<2, 64>>>(in, out);
+    cudaDeviceSynchronize();
+    return finish(c, out[0] == 32 && out[40] == 8);
+  }
+  if (!std::strcmp(c, "warp_no_sync")) {
+    warp_no_sync<<<1, 32>>>(in, out);
+    return finish(c, true);
+  }
+  if (!std::strcmp(c, "warp_sync")) {
+    warp_sync<<<1, 32>>>(in, out);
+    cudaDeviceSynchronize();
+    return finish(c, out[0] == 1 && out[31] == 0);
+  }
+  if (!std::strcmp(c, "other_block_reads")) {
+    other_block_reads<<<2, 64>>>(data);
+    return finish(c, true);
+  }
+  if (!std::strcmp(c, "same_flag")) {
+    same_flag<<<1, 64>>>(in, out);
+    cudaDeviceSynchronize();
+    return finish(c, out[0] == 1);
+  }
+  if (!std::strcmp(c, "in_place_own")) {
+    in_place_own<<<4, 64>>>(data);
+    cudaDeviceSynchronize();
+    return finish(c, data[0] == 1 && data[255] == 511);
+  }
+  if (!std::strcmp(c, "broadcast_then_write")) {
+    broadcast_then_write<<<1, 64>>>(data);
+    cudaDeviceSynchronize();
+    return finish(c, data[0] == 1);
+  }
+  if (!std::strcmp(c, "broadcast_no_barrier")) {
+    broadcast_no_barrier<<<1, 64>>>(data, out);
+    return finish(c, true);
+  }
+  if (!std::strcmp(c, "last_block")) {
+    last_block<<<8, 32>>>(in, data, out);
+    cudaDeviceSynchronize();
+    return finish(c, out[0] == 28);
+  }
+  if (!std::strcmp(c, "tree")) {
+    tree<<<1, 128>>>(in, out);
+    cudaDeviceSynchronize();
+    return finish(c, out[0] == 127 * 128 / 2);
+  }
+  if (!std::strcmp(c, "one_past")) {
+    float *a, *b;
+    cudaMalloc(&a, 1000 * sizeof(float));
+    cudaMalloc(&b, 1000 * sizeof(float));
+    cudaMemset(a, 0, 1000 * sizeof(float));
+    one_past<<<4, 256>>>(a, b, 1000);
+    return finish(c, true);
+  }
+  if (!std::strcmp(c, "before_start")) {
+    float *a;
+    cudaMalloc(&a, 64 * sizeof(float));
+    before_start<<<1, 64>>>(a);
+    return finish(c, true);
+  }
+  if (!std::strcmp(c, "shared_past")) {
+    shared_past<<<1, 64, 32 * sizeof(int)>>>(out);
+    return finish(c, true);
+  }
+  if (!std::strcmp(c, "after_free")) {
+    float *a;
+    cudaMalloc(&a, 64 * sizeof(float));
+    cudaFree(a);
+    after_free<<<1, 64>>>(a);
+    return finish(c, true);
+  }
+  std::fprintf(stderr, "race_cases: unknown case '%s'\n", c);
+  return 2;
+}
