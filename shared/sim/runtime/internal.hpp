@@ -3,6 +3,7 @@
 
 #include <cuda_runtime.h>
 
+#include <atomic>
 #include <cstdarg>
 #include <cstdint>
 #include <functional>
@@ -102,5 +103,22 @@ lookup nearest_allocation(const void *p);
 // Installs the SIGSEGV/SIGBUS report on an alternate stack for the calling thread (once).
 void install_crash_handler();
 
+} // namespace rt
+} // namespace cusim
+
+namespace cusim {
+namespace rt {
+// ---- cooperative launches (cooperative.cpp, with hooks in scheduler.cpp and api.cpp) -----------
+// A cooperative launch runs each block on a worker of its own, so all are resident at once, and
+// grid.sync() is a barrier of those workers.
+struct grid_barrier;
+grid_barrier *grid_barrier_create(uint64_t blocks, const std::atomic<bool> *failed);
+void grid_barrier_destroy(grid_barrier *g);
+void grid_worker_done(grid_barrier *g); // a worker of the launch has no block left to run
+bool cooperative_launch_requested();    // the launch now submitted is cudaLaunchCooperativeKernel's
+// The running launch's grid barrier (nullptr when it was not launched cooperatively).
+grid_barrier *running_grid();
+// Ends the calling worker's block with err (message printed if it is the launch's first error).
+[[noreturn]] void fail_running_block(cudaError_t err, const char *message);
 } // namespace rt
 } // namespace cusim
