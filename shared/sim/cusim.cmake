@@ -14,10 +14,12 @@ option(CUSIM_MEMCHECK "Simulator: check every kernel access for races and bounds
 set(CUSIM_CHECKER_FLAGS "" CACHE INTERNAL "compile options of instrumented .cu files")
 if(CUSIM_MEMCHECK AND (NOT DEFINED WB_SANITIZE OR WB_SANITIZE STREQUAL ""))
   if(CMAKE_CXX_COMPILER_ID STREQUAL "GNU")
-    set(CUSIM_CHECKER_FLAGS -fsanitize=thread --param=tsan-instrument-func-entry-exit=0 -Wno-tsan -g1
+    set(CUSIM_CHECKER_FLAGS -fsanitize=thread --param=tsan-instrument-func-entry-exit=0
+        --param=tsan-distinguish-volatile=1 -Wno-tsan -g1
         CACHE INTERNAL "compile options of instrumented .cu files")
   elseif(CMAKE_CXX_COMPILER_ID MATCHES "Clang")
-    set(CUSIM_CHECKER_FLAGS -fsanitize=thread -mllvm -tsan-instrument-func-entry-exit=0 -gline-tables-only
+    set(CUSIM_CHECKER_FLAGS -fsanitize=thread -mllvm -tsan-instrument-func-entry-exit=0
+        -mllvm -tsan-distinguish-volatile=1 -gline-tables-only
         CACHE INTERNAL "compile options of instrumented .cu files")
   endif()
 endif()

@@ -3,8 +3,8 @@
 // thread_block (this_thread_block()), thread_block_tile<N> for N = 1, 2, 4, 8, 16, 32
 // (tiled_partition<N>, with shfl, shfl_up, shfl_down, shfl_xor, any, all, ballot, sync,
 // meta_group_rank), tiled_partition(group, n) as a thread_group, coalesced_threads(), and
-// grid_group (this_grid()) for its ranks and sizes. grid_group::sync() needs a cooperative launch,
-// which the simulator does not provide: calling it is a compile-time error.
+// grid_group (this_grid()) with its ranks and sizes, and grid_group::sync() in a kernel launched
+// with cudaLaunchCooperativeKernel.
 //
 // Everything is written on the standard CUDA device functions (__syncthreads, __syncwarp,
 // __shfl_*_sync, __ballot_sync, __any_sync, __all_sync, __activemask), so the simulator checks a
@@ -19,6 +19,13 @@
 #endif
 
 #include <cuda_runtime.h>
+
+namespace cusim {
+namespace dev {
+void grid_sync(const char *file, int line); /* cooperative.cpp */
+bool grid_is_valid();
+} // namespace dev
+} // namespace cusim
 
 namespace cooperative_groups {
 
@@ -250,8 +257,7 @@ __attribute__((always_inline)) inline coalesced_group coalesced_threads() { // (
   return coalesced_group(__activemask());
 }
 
-// The whole grid. Ranks and sizes work; sync() needs cudaLaunchCooperativeKernel on a GPU and is
-// not available on the simulator.
+// The whole grid. sync() needs cudaLaunchCooperativeKernel, as on a GPU (runtime: cooperative.cpp).
 class grid_group {
 public:
   static unsigned long long thread_rank() {
@@ -273,12 +279,12 @@ public:
   static dim3 block_index() { return dim3(blockIdx.x, blockIdx.y, blockIdx.z); }
   static dim3 dim_threads() { return dim3(blockDim.x, blockDim.y, blockDim.z); }
   static dim3 thread_index() { return dim3(threadIdx.x, threadIdx.y, threadIdx.z); }
-  // No cooperative launch on the simulator, so a grid-wide barrier would never be valid.
-  static bool is_valid() { return false; }
-  template <class Unused = void> static void sync() {
-    static_assert(details::always_false<Unused>::value,
-                  "grid_group::sync() needs a cooperative launch, which the CPU simulator does "
-                  "not support; split the kernel in two launches instead");
+  // True in a kernel launched with cudaLaunchCooperativeKernel, as on a GPU.
+  static bool is_valid() { return ::cusim::dev::grid_is_valid(); }
+  // A barrier of every thread of the grid. Without a cooperative launch it fails with "grid.sync()
+  // needs cudaLaunchCooperativeKernel" (a GPU traps). The defaults name the caller's line.
+  static void sync(const char *file = __builtin_FILE(), int line = __builtin_LINE()) {
+    ::cusim::dev::grid_sync(file, line);
   }
 };
 

@@ -1,16 +1,20 @@
-/* cuRAND's common declarations for CPU simulator builds (shared/sim).
+/* cuRAND's host API for CPU simulator builds (shared/sim; runtime: runtime/curand_host.cpp).
  *
- * The simulator provides cuRAND's device API (curand_kernel.h). This header carries what both
- * APIs share: the status codes, the generator kinds and the ordering enums, with the values the
- * toolkit gives them, so code that names them compiles. The host generator API
- * (curandCreateGenerator, curandGenerateUniform, ...) is not simulated: calling it is a compile
- * error that says so. Write the random numbers in a kernel with curand_kernel.h instead. */
+ * The status codes, generator kinds and ordering enums have the toolkit's values. The host API
+ * works for pseudo-random generators (every CURAND_RNG_PSEUDO_* kind): a generator made with
+ * curandCreateGenerator writes device memory in its stream's order (curandSetStream), one made
+ * with curandCreateGeneratorHost writes host memory at once. Every pseudo-random kind is
+ * Philox4x32-10 here, so the numbers have the right distributions but are not NVIDIA's own.
+ * Quasi-random generators (Sobol) are refused with CURAND_STATUS_TYPE_ERROR and a message. The
+ * device API is curand_kernel.h. */
 #ifndef CUSIM_CURAND_H
 #define CUSIM_CURAND_H
 /* The toolkit's own guard name: programs test it (helper_cuda.h does). */
 #define CURAND_H_
 
 #include <stddef.h>
+
+#include "cuda_runtime.h"
 
 #define CURAND_VER_MAJOR 10
 #define CURAND_VER_MINOR 4
@@ -73,41 +77,32 @@ typedef unsigned long long curandDirectionVectors64_t[64];
 
 typedef struct curandGenerator_st *curandGenerator_t;
 
-/* The host generator API is not part of the simulator. Declaring the common entry points with a
- * diagnostic turns a call into a one-line compile error instead of an unresolved symbol. */
-#if defined(__clang__)
-#define CUSIM_CURAND_HOST_API                                                                      \
-  __attribute__((unavailable("the CPU simulator provides cuRAND's device API only "                \
-                             "(curand_kernel.h); generate the numbers in a kernel")))
-#elif defined(__GNUC__)
-#define CUSIM_CURAND_HOST_API                                                                      \
-  __attribute__((error("the CPU simulator provides cuRAND's device API only "                      \
-                       "(curand_kernel.h); generate the numbers in a kernel")))
-#else
-#define CUSIM_CURAND_HOST_API
-#endif
-
-CUSIM_CURAND_HOST_API curandStatus_t curandCreateGenerator(curandGenerator_t *generator,
-                                                           curandRngType_t rng_type);
-CUSIM_CURAND_HOST_API curandStatus_t curandCreateGeneratorHost(curandGenerator_t *generator,
-                                                               curandRngType_t rng_type);
-CUSIM_CURAND_HOST_API curandStatus_t curandDestroyGenerator(curandGenerator_t generator);
-CUSIM_CURAND_HOST_API curandStatus_t curandSetPseudoRandomGeneratorSeed(curandGenerator_t generator,
-                                                                        unsigned long long seed);
-CUSIM_CURAND_HOST_API curandStatus_t curandSetGeneratorOffset(curandGenerator_t generator,
-                                                              unsigned long long offset);
-CUSIM_CURAND_HOST_API curandStatus_t curandGenerate(curandGenerator_t generator,
-                                                    unsigned int *output_ptr, size_t num);
-CUSIM_CURAND_HOST_API curandStatus_t curandGenerateUniform(curandGenerator_t generator,
-                                                           float *output_ptr, size_t num);
-CUSIM_CURAND_HOST_API curandStatus_t curandGenerateUniformDouble(curandGenerator_t generator,
-                                                                 double *output_ptr, size_t num);
-CUSIM_CURAND_HOST_API curandStatus_t curandGenerateNormal(curandGenerator_t generator,
-                                                          float *output_ptr, size_t n, float mean,
-                                                          float stddev);
-CUSIM_CURAND_HOST_API curandStatus_t curandGenerateNormalDouble(curandGenerator_t generator,
-                                                                double *output_ptr, size_t n,
-                                                                double mean, double stddev);
+curandStatus_t curandCreateGenerator(curandGenerator_t *generator, curandRngType_t rng_type);
+curandStatus_t curandCreateGeneratorHost(curandGenerator_t *generator, curandRngType_t rng_type);
+curandStatus_t curandDestroyGenerator(curandGenerator_t generator);
+curandStatus_t curandGetVersion(int *version);
+curandStatus_t curandSetStream(curandGenerator_t generator, cudaStream_t stream);
+curandStatus_t curandSetPseudoRandomGeneratorSeed(curandGenerator_t generator,
+                                                  unsigned long long seed);
+curandStatus_t curandSetGeneratorOffset(curandGenerator_t generator, unsigned long long offset);
+curandStatus_t curandSetGeneratorOrdering(curandGenerator_t generator, curandOrdering_t order);
+curandStatus_t curandSetQuasiRandomGeneratorDimensions(curandGenerator_t generator,
+                                                       unsigned int num_dimensions);
+curandStatus_t curandGenerate(curandGenerator_t generator, unsigned int *outputPtr, size_t num);
+curandStatus_t curandGenerateLongLong(curandGenerator_t generator, unsigned long long *outputPtr,
+                                      size_t num);
+curandStatus_t curandGenerateUniform(curandGenerator_t generator, float *outputPtr, size_t num);
+curandStatus_t curandGenerateUniformDouble(curandGenerator_t generator, double *outputPtr,
+                                           size_t num);
+curandStatus_t curandGenerateNormal(curandGenerator_t generator, float *outputPtr, size_t n,
+                                    float mean, float stddev);
+curandStatus_t curandGenerateNormalDouble(curandGenerator_t generator, double *outputPtr, size_t n,
+                                          double mean, double stddev);
+curandStatus_t curandGenerateLogNormal(curandGenerator_t generator, float *outputPtr, size_t n,
+                                       float mean, float stddev);
+curandStatus_t curandGenerateLogNormalDouble(curandGenerator_t generator, double *outputPtr,
+                                             size_t n, double mean, double stddev);
+curandStatus_t curandGenerateSeeds(curandGenerator_t generator);
 
 #ifdef __cplusplus
 }

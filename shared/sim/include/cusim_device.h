@@ -114,6 +114,7 @@ struct kernel_base {
   dim3 grid, block_dim;
   size_t shared_bytes = 0;
   cudaStream_t stream = nullptr;
+  bool cooperative = false; /* launched by cudaLaunchCooperativeKernel */
 };
 
 /* Runtime entry points (libcusim). */

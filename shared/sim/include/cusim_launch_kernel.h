@@ -17,6 +17,9 @@ typedef void (*kernel_invoker)(const void *func, struct config cfg, void **args,
 void register_kernel(const void *func, const char *name, kernel_invoker invoker);
 cudaError_t launch_registered(const char *file, int line, const void *func, dim3 grid, dim3 block,
                               void **args, size_t shared, cudaStream_t stream);
+/* The same, for cudaLaunchCooperativeKernel (runtime: cooperative.cpp). */
+cudaError_t launch_cooperative(const char *file, int line, const void *func, dim3 grid, dim3 block,
+                               void **args, size_t shared, cudaStream_t stream);
 
 namespace detail {
 template <class... P, std::size_t... I>
@@ -46,10 +49,18 @@ inline cudaError_t launch_kernel_at(const char *file, int line, T *func, dim3 gr
                                     void **args, size_t shared = 0, cudaStream_t stream = 0) {
   return launch_registered(file, line, (const void *)func, grid, block, args, shared, stream);
 }
+template <class T>
+inline cudaError_t launch_cooperative_kernel_at(const char *file, int line, T *func, dim3 grid,
+                                                dim3 block, void **args, size_t shared = 0,
+                                                cudaStream_t stream = 0) {
+  return launch_cooperative(file, line, (const void *)func, grid, block, args, shared, stream);
+}
 
 } // namespace cusim
 
 /* The C function and the C++ template of cuda_runtime.h, with the call site for diagnostics. */
 #define cudaLaunchKernel(...) (::cusim::launch_kernel_at(__FILE__, __LINE__, __VA_ARGS__))
+#define cudaLaunchCooperativeKernel(...)                                                           \
+  (::cusim::launch_cooperative_kernel_at(__FILE__, __LINE__, __VA_ARGS__))
 
 #endif

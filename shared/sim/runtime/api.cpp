@@ -629,6 +629,7 @@ bool check_pointer_arg(const void *p, int index, const char *name, const char *f
 }
 
 void launch_submit(kernel_base *k, bool pointers_ok) {
+  k->cooperative = rt::cooperative_launch_requested();
   if (!pointers_ok) {
     cudaStream_t stream = k->stream;
     delete k;
@@ -880,7 +881,7 @@ cudaError_t cudaDeviceGetAttribute(int *value, enum cudaDeviceAttr attr, int dev
     v = 1;
     break;
   case cudaDevAttrCooperativeLaunch:
-    v = 0; // cudaLaunchCooperativeKernel and grid.sync() are not simulated yet: say so honestly
+    v = 1; // cudaLaunchCooperativeKernel and grid.sync() (cooperative.cpp)
     break;
   case cudaDevAttrMaxSharedMemoryPerBlockOptin:
     v = (int)p.sharedMemPerBlockOptin;

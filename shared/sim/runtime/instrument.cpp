@@ -334,7 +334,8 @@ std::string memory_text(uintptr_t a, bool in_shared) {
 
 // ---- the check of one access --------------------------------------------------------------------
 __attribute__((always_inline)) inline void check(uintptr_t a, unsigned size, bool write,
-                                                 const void *pc, bool atomic = false) {
+                                                 const void *pc, bool atomic = false,
+                                                 bool vol = false) {
   uintptr_t off = a - arena_base;
   if (__builtin_expect(off >= arena_bytes || arena_base == 0, 1)) return;
   if (!itls.on || cusim_tls.blk == nullptr) return; // host code, or the runtime between blocks
@@ -362,7 +363,7 @@ __attribute__((always_inline)) inline void check(uintptr_t a, unsigned size, boo
     uint32_t *pcs = (uint32_t *)(cell + 2); // where the writer and the reader were in the code
     if (!write) {
       if (writer != 0 && relate(writer, in_shared) == order::unordered &&
-          !(rec_gid1(writer) - itls.gid1_base >= itls.nthreads && writer_fenced(writer)))
+          !(rec_gid1(writer) - itls.gid1_base >= itls.nthreads && (vol || writer_fenced(writer))))
         report_race(a, size, false, writer, true, in_shared, pc, pcs[0]);
       uint64_t next = mine;
       if (reader != 0) {
@@ -386,8 +387,10 @@ __attribute__((always_inline)) inline void check(uintptr_t a, unsigned size, boo
       if (reader != 0) {
         order o = relate(reader, in_shared);
         // Another thread read it unordered, or this thread did while others read it too.
-        if (o == order::unordered ||
-            (o == order::same_thread && (reader & flag_many_readers) && same_epoch(reader, mine)))
+        if ((o == order::unordered &&
+             !(vol && rec_gid1(reader) - itls.gid1_base >= itls.nthreads)) ||
+            (o == order::same_thread && (reader & flag_many_readers) && same_epoch(reader, mine) &&
+             !(vol && (reader & flag_many_blocks))))
           report_race(a, size, true, reader, false, in_shared, pc, pcs[1]);
         __atomic_store_n(&cell[1], 0, __ATOMIC_RELAXED);
       }
@@ -485,6 +488,10 @@ void checker_launch_begin() {
 
 void checker_worker_done() {
   itls.on = false;
+  checker_flush_worker();
+}
+
+void checker_flush_worker() {
   if (my_hi[0] == 0 && my_hi[1] == 0) return;
   std::lock_guard<std::mutex> lock(dirty_mu);
   for (int k = 0; k < 2; ++k) {
@@ -528,16 +535,16 @@ void __tsan_ignore_thread_end() {}
     check((uintptr_t)p, N, true, CUSIM_PC);                                                        \
   }                                                                                                \
   void __tsan_volatile_read##N(void *p) {                                                          \
-    check((uintptr_t)p, N, false, CUSIM_PC);                                                       \
+    check((uintptr_t)p, N, false, CUSIM_PC, false, true);                                          \
   }                                                                                                \
   void __tsan_volatile_write##N(void *p) {                                                         \
-    check((uintptr_t)p, N, true, CUSIM_PC);                                                        \
+    check((uintptr_t)p, N, true, CUSIM_PC, false, true);                                           \
   }                                                                                                \
   void __tsan_unaligned_volatile_read##N(void *p) {                                                \
-    check((uintptr_t)p, N, false, CUSIM_PC);                                                       \
+    check((uintptr_t)p, N, false, CUSIM_PC, false, true);                                          \
   }                                                                                                \
   void __tsan_unaligned_volatile_write##N(void *p) {                                               \
-    check((uintptr_t)p, N, true, CUSIM_PC);                                                        \
+    check((uintptr_t)p, N, true, CUSIM_PC, false, true);                                           \
   }
 CUSIM_ACCESS(1)
 CUSIM_ACCESS(2)
@@ -658,6 +665,7 @@ bool in_arena(const void *) {
 }
 void checker_launch_begin() {}
 void checker_worker_done() {}
+void checker_flush_worker() {}
 } // namespace rt
 } // namespace cusim
 

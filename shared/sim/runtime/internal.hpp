@@ -3,6 +3,7 @@
 
 #include <cuda_runtime.h>
 
+#include <atomic>
 #include <cstdarg>
 #include <cstdint>
 #include <functional>
@@ -126,8 +127,23 @@ bool arena_free(void *p); // false when p is not in the arena
 bool in_arena(const void *p);
 void checker_launch_begin(); // a launch starts: the race records of the last one are dropped
 void checker_worker_done();  // this worker runs no more blocks of the launch
+// The race records this worker's blocks made so far join the launch's (before a grid.sync(), whose
+// last block to arrive then drops them all with checker_launch_begin(): the grid is ordered).
+void checker_flush_worker();
 // End the running block with the checker's message (scheduler.cpp).
 [[noreturn]] void race_failed(const char *message);
 [[noreturn]] void bounds_failed(const char *message);
+// ---- cooperative launches (cooperative.cpp, with hooks in scheduler.cpp and api.cpp) -----------
+// A cooperative launch runs each block on a worker of its own, so all are resident at once, and
+// grid.sync() is a barrier of those workers.
+struct grid_barrier;
+grid_barrier *grid_barrier_create(uint64_t blocks, const std::atomic<bool> *failed);
+void grid_barrier_destroy(grid_barrier *g);
+void grid_worker_done(grid_barrier *g); // a worker of the launch has no block left to run
+bool cooperative_launch_requested();    // the launch now submitted is cudaLaunchCooperativeKernel's
+// The running launch's grid barrier (nullptr when it was not launched cooperatively).
+grid_barrier *running_grid();
+// Ends the calling worker's block with err (message printed if it is the launch's first error).
+[[noreturn]] void fail_running_block(cudaError_t err, const char *message);
 } // namespace rt
 } // namespace cusim

@@ -164,6 +164,7 @@ struct launch_exec {
   cudaError_t err = cudaSuccess;
   unsigned nthreads = 0;
   size_t shared_limit = 48 * 1024;
+  grid_barrier *grid = nullptr; // a cooperative launch's grid.sync() (cooperative.cpp)
 };
 
 struct worker {
@@ -873,6 +874,7 @@ void run_launch_on(worker *w, launch_exec *ex) {
   c.blk = nullptr;
   w->exec = nullptr;
   checker_worker_done();
+  if (ex->grid) grid_worker_done(ex->grid);
 }
 
 unsigned configured_workers() {
@@ -893,11 +895,18 @@ public:
     for (unsigned i = 0; i < n; ++i) workers_[i] = new worker;
     for (unsigned i = 1; i < n; ++i) std::thread([this, i] { loop(i); }).detach();
   }
-  void run(launch_exec *ex) {
+  // Runs ex on at most `nworkers` workers; a cooperative launch asks for one per block, and the
+  // pool grows to that (the workers of an ordinary launch stay configured_workers()).
+  void run(launch_exec *ex, unsigned nworkers) {
     unsigned helpers =
-        (unsigned)std::min<uint64_t>(workers_.size() - 1, ex->total > 0 ? ex->total - 1 : 0);
+        (unsigned)std::min<uint64_t>(nworkers - 1, ex->total > 0 ? ex->total - 1 : 0);
     {
       std::lock_guard<std::mutex> lock(mu_);
+      while (workers_.size() <= helpers) {
+        unsigned i = (unsigned)workers_.size();
+        workers_.push_back(new worker);
+        std::thread([this, i] { loop(i); }).detach();
+      }
       job_ = ex;
       gen_++;
       helpers_ = helpers;
@@ -915,14 +924,16 @@ private:
     uint64_t seen = 0;
     for (;;) {
       launch_exec *ex;
+      worker *w;
       {
         std::unique_lock<std::mutex> lock(mu_);
         cv_.wait(lock, [&] { return gen_ != seen; });
         seen = gen_;
         if (i > helpers_) continue;
         ex = job_;
+        w = workers_[i];
       }
-      run_launch_on(workers_[i], ex);
+      run_launch_on(w, ex);
       std::lock_guard<std::mutex> lock(mu_);
       if (--active_ == 0) done_.notify_all();
     }
@@ -953,7 +964,13 @@ cudaError_t run_kernel(kernel_base *k) {
   ex.k = k;
   ex.total = (uint64_t)k->grid.x * k->grid.y * k->grid.z;
   ex.nthreads = k->block_dim.x * k->block_dim.y * k->block_dim.z;
-  the_pool().run(&ex);
+  unsigned workers = configured_workers();
+  if (k->cooperative) { // every block resident at once: one worker each (cooperative.cpp)
+    ex.grid = grid_barrier_create(ex.total, &ex.failed);
+    workers = (unsigned)ex.total;
+  }
+  the_pool().run(&ex, workers);
+  if (ex.grid) grid_barrier_destroy(ex.grid);
   return ex.failed.load() ? ex.err : cudaSuccess;
 }
 
@@ -964,6 +981,15 @@ void race_failed(const char *message) {
 void bounds_failed(const char *message) {
   block_impl *b = static_cast<block_impl *>(cusim_tls.blk);
   fail(b, cudaErrorIllegalAddress, "%s in %s", message, where(b).c_str());
+}
+
+grid_barrier *running_grid() {
+  worker *w = tl_worker;
+  return w != nullptr && w->exec != nullptr && cusim_tls.blk != nullptr ? w->exec->grid : nullptr;
+}
+
+void fail_running_block(cudaError_t err, const char *message) {
+  abort_block(&tl_worker->blk, err, message);
 }
 
 bool current_context(uintptr_t fault, running_context *out) {

@@ -52,6 +52,8 @@ expect_pass "vector_add built like nvcc" \
   bash -c "'$nvcc_sim' -arch=sm_75 -O3 -lineinfo -Xcompiler -Wall -o vector_add '$programs/vector_add.cu' && ./vector_add"
 expect_pass "monte_carlo_pi with -lcurand and -gencode" \
   bash -c "'$nvcc_sim' -gencode arch=compute_75,code=sm_75 -std=c++17 -lcurand '$programs/monte_carlo_pi.cu' -o pi && ./pi"
+expect_pass "curand_host_pi: cuRAND's host API with -lcurand" \
+  bash -c "'$nvcc_sim' -arch=sm_90 -lcurand -o curand_host_pi '$programs/curand_host_pi.cu' && ./curand_host_pi"
 expect_pass "separate compilation with -c, then link" \
   bash -c "'$nvcc_sim' -c -o hello.o '$programs/hello_blocks.cu' && '$nvcc_sim' hello.o -o hello && ./hello"
 expect_pass "-run" "$nvcc_sim" -run -o stencil "$programs/stencil_1d.cu"
