@@ -7,15 +7,15 @@ help_export() {
   cat <<EOF
 Usage: $WB_NAME export DIR [--lessons NN,NN] [--verify]
 
-Writes a student bundle to DIR (new or empty, outside this tree): everything but
-solutions/, build folders, .git, reset backups and the lessons --lessons leaves out
-(default: none), with every exercise as shipped, and a snapshot of them
-(.workbook/shipped/) so that reset works in the bundle.
+Writes a student bundle to DIR (new or empty, outside this tree): everything
+but solutions/, build folders, .git, reset backups and the lessons that
+--lessons leaves out (default: none), with every exercise as shipped, and a
+snapshot of them (.workbook/shipped/) so that reset works in the bundle.
 
-It refuses the bundle, and removes it, if an answer would ship: a task region that
-differs from the shipped exercise (shared/workbook/shipped-tasks.sha256), a copy of
-a solution file, or an exercise that passes its check when the bundle is built on
-the CPU simulator (a minute or two).
+It refuses the bundle, and removes it, if an answer would ship: a task region
+that differs from the shipped exercise (shared/workbook/shipped-tasks.sha256),
+a copy of a solution file, or an exercise that passes its check when the
+bundle is built on the CPU simulator (a minute or two).
 
 --verify also configures and builds the bundle in a temporary folder
 (WORKBOOK_CMAKE_ARGS apply).
@@ -38,13 +38,9 @@ copy_tree() { # SRC DST [FIND-PRUNE-TESTS...]
 # is the lesson authors' choice, not a leak.
 # shellcheck source=task-checksums.sh
 source "$WB_ROOT/shared/workbook/task-checksums.sh"
-scan_for_leaks() { # BUNDLE LESSON...: print one line per leak; status 1 when there is any
+scan_for_leaks() { # BUNDLE: print one line per copied solution; status 1 when there is any
   local bundle=$1 solution sum file leaks=0
-  shift
   local -A solution_sums=()
-  if ! compare_with_shipped_tasks "$bundle" "$WB_ROOT/$WB_TASK_SUMS_LIST" "$@"; then
-    leaks=$((leaks + 1))
-  fi
   for solution in "$WB_ROOT"/solutions/*/solution.c "$WB_ROOT"/solutions/*/solution.cu; do
     [ -f "$solution" ] || continue
     solution_sums[$(sha256sum <"$solution" | cut -d' ' -f1)]=${solution#"$WB_ROOT"/}
@@ -123,6 +119,7 @@ cmd_export() {
   case $dir/ in "$WB_ROOT"/*) rmdir "$dir" 2>/dev/null; usage_error "export: $dir is inside the workbook; choose a folder outside it" ;; esac
   say "Exporting a student bundle to $dir ..."
   say "Lessons: $(lesson_numbers "${lessons[@]}")"
+  wb_lock # the snapshots and copies of the shipped exercises live in the build folder
   snapshot_exercises
   local prune=(-o -path ./solutions -o -path ./.workbook)
   for lesson in "${ALL_LESSONS[@]}"; do
@@ -143,12 +140,14 @@ cmd_export() {
     mkdir -p "$dir/.workbook/shipped/$lesson"
     cp "$dir/lessons/$lesson/$name" "$dir/.workbook/shipped/$lesson/$name"
   done
+  wb_unlock
   # No answer may ship: the exercises' task regions are the shipped ones, no solution is copied,
   # and every exercise fails its check in the bundle. A refused bundle is removed, so nothing
   # half-checked is left to hand out.
   local check_build problems=0 regions_ok=yes
   say "Checking the bundle for answers (task regions, solution files)..."
-  scan_for_leaks "$dir" "${lessons[@]}" || problems=1 regions_ok=no
+  compare_with_shipped_tasks "$dir" "$WB_ROOT/$WB_TASK_SUMS_LIST" "${lessons[@]}" || problems=1 regions_ok=no
+  scan_for_leaks "$dir" || problems=1
   check_build=$(mktemp -d "${TMPDIR:-/tmp}/workbook-export-check.XXXXXX") || fatal "cannot create a temporary folder"
   say "Checking that each exercise fails its check (building ${#lessons[@]} lessons)..."
   bundle_exercises_pass "$dir" "$check_build" "${lessons[@]}" || problems=1
