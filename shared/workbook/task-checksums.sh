@@ -106,7 +106,7 @@ case $mode in
     if compare_with_shipped_tasks "$root" "$root/$WB_TASK_SUMS_LIST" "${lessons[@]}"; then
       echo "task-checksums: OK (${#lessons[@]} exercises match $WB_TASK_SUMS_LIST)"
     else
-      echo "task-checksums: changed on purpose? bash shared/workbook/task-checksums.sh --write"
+      echo "changed on purpose? then: bash shared/workbook/task-checksums.sh --write"
       exit 1
     fi ;;
 esac

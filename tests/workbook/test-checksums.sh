@@ -29,7 +29,7 @@ check "a changed exercise: exit 1" status_is $status 1
 check "a changed task region is named" contains "$out" "lesson 05, task 2 differs from the shipped exercise: is an answer in it?"
 check "a change outside the task regions is named" contains "$out" "lesson 03: changed outside the task regions of the shipped exercise"
 check "a lesson the list does not know is named" contains "$out" "lesson 99: no fingerprints in shared/workbook/shipped-tasks.sha256"
-check "it says how to regenerate the list" contains "$out" "bash shared/workbook/task-checksums.sh --write"
+check "it says how to regenerate the list" contains "$out" "changed on purpose? then: bash shared/workbook/task-checksums.sh --write"
 check "every line fits in 80 columns" awk 'length($0) > 80 { exit 1 }' "$out"
 
 bash "$tree/$sums" --write "$tree" >/dev/null
