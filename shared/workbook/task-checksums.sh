@@ -95,9 +95,10 @@ root=$(cd "${1:-$(dirname "${BASH_SOURCE[0]}")/../..}" && pwd) || exit 2
 case $mode in
   print) all_task_fingerprints "$root" ;;
   write)
-    tmp=$(mktemp "$root/$WB_TASK_SUMS_LIST.XXXXXX") || exit 3
+    tmp=$(mktemp "$root/$WB_TASK_SUMS_LIST.XXXXXX") && chmod 644 "$tmp" || exit 3
     { echo "# Fingerprints of the shipped exercises: bash shared/workbook/task-checksums.sh --write"
-      all_task_fingerprints "$root"; } >"$tmp" && mv "$tmp" "$root/$WB_TASK_SUMS_LIST" || { rm -f "$tmp"; exit 3; }
+      all_task_fingerprints "$root"; } >"$tmp" || { rm -f "$tmp"; exit 3; }
+    mv "$tmp" "$root/$WB_TASK_SUMS_LIST" || { rm -f "$tmp"; exit 3; }
     echo "task-checksums: wrote $WB_TASK_SUMS_LIST ($(grep -c -v '^#' "$root/$WB_TASK_SUMS_LIST") fingerprints)" ;;
   check)
     [ -f "$root/$WB_TASK_SUMS_LIST" ] || { echo "task-checksums: $WB_TASK_SUMS_LIST is missing" ; exit 1; }

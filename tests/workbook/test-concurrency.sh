@@ -44,7 +44,7 @@ check "a command says it waits, naming the pid" \
   grep -q -E '^waiting for another workbook command \(pid [0-9]+\) \.\.\.$' "$SCRATCH"/check*.txt "$SCRATCH"/hint*.txt
 sed 's/^/    | progress: /' "$progress"
 check "attempts add up: 2 + 6 = $(value "$n.attempts")" test "$(value "$n.attempts")" = 8
-check "the lesson is still done" test "$(value "$n.status")" = done
+check "the lesson is still done" test "$(value "$n.status")" = "done"
 check "both hints are counted: ${hints_before:-0} + 2 = $(value "$n.hints")" test "$(value "$n.hints")" = $((${hints_before:-0} + 2))
 seen_count() { tr , "\\n" <<<"$1" | grep -c .; }
 check "both hints are remembered as seen: $seen_before -> $(value "$n.seen")" \
