@@ -106,7 +106,7 @@ cmd_export() {
   if [ -n "$only" ]; then
     for number in ${only//,/ }; do
       lesson=$(resolve_lesson "$number") || exit 2
-      lessons+=("$lesson")
+      [[ " ${lessons[*]} " == *" $lesson "* ]] || lessons+=("$lesson")
     done
   else
     lessons=("${ALL_LESSONS[@]}")
@@ -149,7 +149,7 @@ cmd_export() {
   compare_with_shipped_tasks "$dir" "$WB_ROOT/$WB_TASK_SUMS_LIST" "${lessons[@]}" || problems=1 regions_ok=no
   scan_for_leaks "$dir" || problems=1
   check_build=$(mktemp -d "${TMPDIR:-/tmp}/workbook-export-check.XXXXXX") || fatal "cannot create a temporary folder"
-  say "Checking that each exercise fails its check (building ${#lessons[@]} lessons)..."
+  say "Checking that each exercise fails its check (building $(counted "${#lessons[@]}" lesson))..."
   bundle_exercises_pass "$dir" "$check_build" "${lessons[@]}" || problems=1
   if [ $problems -ne 0 ]; then
     rm -rf "${dir:?}"/* "${dir:?}"/.[!.]* 2>/dev/null

@@ -87,6 +87,7 @@ check "export into the workbook itself: exit 2" status_is $? 2
 careless=$SCRATCH/careless
 copy_source_tree "$careless"
 cp "$solution" "$careless/lessons/$lesson/$name"
+echo "// solved by the instructor" >>"$careless/lessons/$lesson/$name" # not a byte copy
 # (a second lesson, broken before the workbook first sees it, for the next case)
 other=$([ "$n" = 02 ] && echo 03 || echo 02)
 other_lesson=$(lesson_folder "$careless" "$other") || exit 1
@@ -103,7 +104,6 @@ check "export of a solved exercise: no bundle left behind" test ! -e "$SCRATCH/c
 # The same, but the instructor also regenerated the fingerprints (the answer is committed as if
 # it were the exercise): the check in the bundle still refuses it. A lesson whose exercise does
 # not build there cannot be vouched for, and is refused too. Both lessons are named, one line each.
-echo "// solved by the instructor" >>"$careless/lessons/$lesson/$name" # not a byte copy
 bash "$careless/shared/workbook/task-checksums.sh" --write "$careless" >/dev/null
 mkdir "$SCRATCH/committed-bundle"
 wb "$careless" "$out" export "$SCRATCH/committed-bundle" --lessons "$n,$other"
