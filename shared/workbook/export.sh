@@ -156,7 +156,7 @@ cmd_export() {
     [ $created = yes ] && rmdir "$dir" 2>/dev/null
     rm -rf "$check_build" "$check_build.check.log"
     [ $regions_ok = yes ] ||
-      say "An exercise changed on purpose? Then: bash shared/workbook/task-checksums.sh --write"
+      say "Changed an exercise on purpose? bash shared/workbook/task-checksums.sh --write"
     bad "Export refused: answers would ship (listed above); the bundle was removed."
     return 1
   fi

@@ -48,7 +48,7 @@ all_task_fingerprints() { # ROOT [NN-slug...]: all lessons when none are named
 # Compare the named lessons of ROOT with the list LIST: one line per region that differs, is
 # missing or is new, or per lesson the list does not know; status 1 when there is any.
 compare_with_shipped_tasks() { # ROOT LIST NN-slug...
-  local root=$1 list=$2 sum what lesson where problems=0
+  local root=$1 list=$2 sum what lesson where problems=0 differ
   shift 2
   local -A shipped=() seen=() known=()
   while read -r sum what; do
@@ -62,6 +62,7 @@ compare_with_shipped_tasks() { # ROOT LIST NN-slug...
       problems=$((problems + 1))
       continue
     fi
+    differ=()
     while read -r sum what; do
       seen[$what]=1
       where=${what#*/}
@@ -72,10 +73,19 @@ compare_with_shipped_tasks() { # ROOT LIST NN-slug...
       elif [ -z "${shipped[$what]:-}" ]; then
         echo "lesson ${lesson%%-*}, $where is not in the shipped exercise"
       else
-        echo "lesson ${lesson%%-*}, $where differs from the shipped exercise: is an answer in it?"
+        differ+=("${where#task }")
+        continue
       fi
       problems=$((problems + 1))
     done < <(all_task_fingerprints "$root" "$lesson")
+    # The task regions that differ, one line for the lesson.
+    if [ ${#differ[@]} -eq 1 ]; then
+      echo "lesson ${lesson%%-*}, task ${differ[0]} differs from the shipped exercise: is an answer in it?"
+    elif [ ${#differ[@]} -gt 1 ]; then
+      where="${differ[*]:0:${#differ[@]}-1}"
+      echo "lesson ${lesson%%-*}, tasks ${where// /, } and ${differ[-1]} are not as shipped: are answers in them?"
+    fi
+    problems=$((problems + ${#differ[@]}))
     for what in "${!shipped[@]}"; do
       [ "${what%%/*}" = "$lesson" ] && [ -z "${seen[$what]:-}" ] || continue
       echo "lesson ${lesson%%-*}, ${what#* } of the shipped exercise is missing"

@@ -22,11 +22,13 @@ sed -i '/---- task 2[^0-9]/a int answer_here = 1;' "$tree/lessons/$lesson/$name"
 other=$(lesson_folder "$tree" 03) || exit 1
 echo "// a line outside the task regions" >>"$tree/lessons/$other/$(exercise_name "$tree" "$other")"
 cp -a "$tree/lessons/$other" "$tree/lessons/99-new-lesson"
+cp "$SOURCE_ROOT/solutions/01-kernels-vs-functions/solution.cu" "$tree/lessons/01-kernels-vs-functions/exercise.cu"
 bash "$tree/$sums" --check "$tree" >"$out" 2>&1
 status=$?
 sed 's/^/    | /' "$out"
 check "a changed exercise: exit 1" status_is $status 1
 check "a changed task region is named" contains "$out" "lesson 05, task 2 differs from the shipped exercise: is an answer in it?"
+check "several changed task regions: one line" contains "$out" "lesson 01, tasks 1, 2 and 3 are not as shipped: are answers in them?"
 check "a change outside the task regions is named" contains "$out" "lesson 03: changed outside the task regions of the shipped exercise"
 check "a lesson the list does not know is named" contains "$out" "lesson 99: no fingerprints in shared/workbook/shipped-tasks.sha256"
 check "it says how to regenerate the list" contains "$out" "changed on purpose? then: bash shared/workbook/task-checksums.sh --write"
