@@ -39,17 +39,24 @@ copy_tree() { # SRC DST [FIND-PRUNE-TESTS...]
 # shellcheck source=task-checksums.sh
 source "$WB_ROOT/shared/workbook/task-checksums.sh"
 scan_for_leaks() { # BUNDLE: print one line per copied solution; status 1 when there is any
-  local bundle=$1 solution sum file leaks=0
-  local -A solution_sums=()
+  local bundle=$1 solution sum file lesson leaks=0
+  local -A solution_of=() # checksum -> NN-slug
   for solution in "$WB_ROOT"/solutions/*/solution.c "$WB_ROOT"/solutions/*/solution.cu; do
     [ -f "$solution" ] || continue
-    solution_sums[$(sha256sum <"$solution" | cut -d' ' -f1)]=${solution#"$WB_ROOT"/}
+    lesson=${solution%/*}
+    solution_of[$(sha256sum <"$solution" | cut -d' ' -f1)]=${lesson##*/}
   done
+  # (.workbook/shipped/ holds copies of the bundle's exercises, which are looked at themselves.)
   while read -r sum file; do
-    if [ -n "${solution_sums[$sum]:-}" ]; then
-      echo "${file#"$bundle"/}: is a copy of ${solution_sums[$sum]}"
-      leaks=$((leaks + 1))
-    fi
+    lesson=${solution_of[$sum]:-}
+    [ -n "$lesson" ] || continue
+    file=${file#"$bundle"/}
+    case $file in
+      .workbook/shipped/*) continue ;;
+      lessons/"$lesson"/exercise.c*) echo "lesson ${lesson%%-*}: its exercise is a copy of its solution" ;;
+      *) echo "$file: a copy of lesson ${lesson%%-*}'s solution" ;;
+    esac
+    leaks=$((leaks + 1))
   done < <(find "$bundle" -type f -exec sha256sum {} +)
   if [ -d "$bundle/solutions" ]; then echo "solutions/: present"; leaks=$((leaks + 1)); fi
   [ $leaks -eq 0 ]

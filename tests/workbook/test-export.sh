@@ -88,6 +88,7 @@ careless=$SCRATCH/careless
 copy_source_tree "$careless"
 cp "$solution" "$careless/lessons/$lesson/$name"
 echo "// solved by the instructor" >>"$careless/lessons/$lesson/$name" # not a byte copy
+cp "$solution" "$careless/docs/answers.cu" # a copy of the solution elsewhere
 # (a second lesson, broken before the workbook first sees it, for the next case)
 other=$([ "$n" = 02 ] && echo 03 || echo 02)
 other_lesson=$(lesson_folder "$careless" "$other") || exit 1
@@ -98,6 +99,7 @@ check "export of a solved exercise it cannot replace: exit 1" status_is $? 1
 check "export of a solved exercise: names the task that differs" \
   grep -q -E "^lesson $n, (task [0-9]+ differs from the shipped exercise: is an answer in it|tasks [0-9, ]+ and [0-9]+ are not as shipped: are answers in them)\?$" "$out"
 check "export of a solved exercise: says it passes its check" contains "$out" "lesson $n: its exercise passes its check: an answer is in it"
+check "export of a solved exercise: names a copy of the solution" contains "$out" "docs/answers.cu: a copy of lesson $n's solution"
 check "export of a solved exercise: says it is refused" contains "$out" "Export refused: answers would ship"
 check "export of a solved exercise: no bundle left behind" test ! -e "$SCRATCH/careless-bundle"
 
@@ -105,6 +107,7 @@ none_of() { ! "$@"; } # COMMAND...: passes when the command fails (grep: no line
 # The same, but the instructor also regenerated the fingerprints (the answer is committed as if
 # it were the exercise): the check in the bundle still refuses it. A lesson whose exercise does
 # not build there cannot be vouched for, and is refused too. Both lessons are named, one line each.
+rm "$careless/docs/answers.cu"
 bash "$careless/shared/workbook/task-checksums.sh" --write "$careless" >/dev/null
 mkdir "$SCRATCH/committed-bundle"
 wb "$careless" "$out" export "$SCRATCH/committed-bundle" --lessons "$n,$other"
@@ -112,7 +115,7 @@ check "export of a committed answer: exit 1" status_is $? 1
 check "export of a committed answer: says it passes its check" contains "$out" "lesson $n: its exercise passes its check: an answer is in it"
 check "export of a committed answer: the fingerprints agree (the check found it)" \
   none_of grep -q -E "differs from the shipped|are not as shipped|outside the task regions" "$out"
-check "export of a committed answer: not a copy of the solution (the check found it)" lacks "$out" "is a copy of"
+check "export of a committed answer: not a copy of the solution (the check found it)" lacks "$out" "a copy of"
 check "export of an exercise that does not build: names it" contains "$out" "lesson $other: its exercise does not build in the bundle"
 check "export refused: the given folder is left empty" test -z "$(ls -A "$SCRATCH/committed-bundle")"
 
