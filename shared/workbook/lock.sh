@@ -4,8 +4,9 @@
 # Two commands at once (a check in one terminal, a hint or another check in a second, an editor
 # plug-in) would race on the progress file and on the build. wb_lock takes an exclusive flock(1)
 # on $BUILD/workbook.lock; a second command waits for it, and says so after a moment. The lock is
-# tied to the open file, so it is released when the command ends, even when it is killed. The
-# holder's pid is kept next to the lock (only for the waiting message). Where flock(1) is absent
+# tied to the open file, so it is released when the command ends, even when it is killed (a
+# child that outlives it would keep it: `run` lets go before it starts the program). The holder's
+# pid is kept next to the lock (only for the waiting message). Where flock(1) is absent
 # (util-linux), commands run unguarded, and say so.
 
 WB_LOCK_FD=''
