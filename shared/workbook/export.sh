@@ -5,13 +5,20 @@
 # --- export DIR --------------------------------------------------------------------------------
 help_export() {
   cat <<EOF
-Usage: $WB_NAME export DIR [--verify]
+Usage: $WB_NAME export DIR [--lessons NN,NN] [--verify]
 
-Writes a student bundle to DIR (new or empty, outside this tree): everything but solutions/,
-build folders, .git and reset backups, with every exercise as shipped, plus a snapshot of the
-shipped exercises (.workbook/shipped/) so that reset works in the bundle. Then scans the bundle
-for solution text (each solution's task-region contents) and fails if any is found.
---verify also configures and builds the bundle in a temporary folder (WORKBOOK_CMAKE_ARGS apply).
+Writes a student bundle to DIR (new or empty, outside this tree): everything
+but solutions/, build folders, .git, reset backups and the lessons that
+--lessons leaves out (default: none), with every exercise as shipped, and a
+snapshot of them (.workbook/shipped/) so that reset works in the bundle.
+
+It refuses the bundle, and removes it, if an answer would ship: a task region
+that differs from the shipped exercise (shared/workbook/shipped-tasks.sha256),
+a copy of a solution file, or an exercise that passes its check when the
+bundle is built on the CPU simulator (a minute or two).
+
+--verify also configures and builds the bundle in a temporary folder
+(WORKBOOK_CMAKE_ARGS apply).
 EOF
 }
 # Copy a source tree without .git, build folders (top-level build* or any folder holding a
@@ -24,64 +31,112 @@ copy_tree() { # SRC DST [FIND-PRUNE-TESTS...]
       -o \( -type d -exec test -f '{}/CMakeCache.txt' \; \) \) -prune -o ! -type d -print0 |
     xargs -0 -r cp -a --parents -t "$dst")
 }
-# Task regions of a lesson file as "N<TAB>body" lines: the body's lines trimmed, blank lines
-# dropped, joined by a unit separator, so layout changes do not hide a copied answer.
-task_regions() { # FILE
-  awk '
-    /^[ \t]*(\/\/|\/\*) ---- end of task [0-9]+/ { if (inside) print task "\t" body; inside = 0; next }
-    /^[ \t]*(\/\/|\/\*) ---- task [0-9]+/ {
-      match($0, /task [0-9]+/); task = substr($0, RSTART + 5, RLENGTH - 5); inside = 1; body = ""; next }
-    inside { gsub(/^[ \t]+|[ \t]+$/, ""); if ($0 != "") body = body (body == "" ? "" : "\037") $0 }' "$1"
-}
-# What would give answers away in a bundle: a copy of a solution file (under any name), or an
-# exercise whose task region holds its solution's answer. (Lesson text that shows a line of code on
-# purpose is the lesson authors' choice, not a leak of the solutions/ folder.)
-scan_for_leaks() { # BUNDLE: print one line per leak; status 1 when there is any
-  local bundle=$1 solution lesson exercise task body leaks=0
-  local -A solution_sums=() answer=()
+# What would give answers away in a bundle: a copy of a solution file (under any name), an
+# exercise whose task regions are not the shipped ones (their fingerprints, kept in the project
+# by shared/workbook/task-checksums.sh, so an answer is found whatever its text), or an exercise
+# that passes its check (bundle_exercises_pass). Lesson text that shows a line of code on purpose
+# is the lesson authors' choice, not a leak.
+# shellcheck source=task-checksums.sh
+source "$WB_ROOT/shared/workbook/task-checksums.sh"
+scan_for_leaks() { # BUNDLE: print one line per copied solution; status 1 when there is any
+  local bundle=$1 solution sum file lesson leaks=0
+  local -A solution_of=() # checksum -> NN-slug
   for solution in "$WB_ROOT"/solutions/*/solution.c "$WB_ROOT"/solutions/*/solution.cu; do
     [ -f "$solution" ] || continue
-    solution_sums[$(sha256sum <"$solution" | cut -d' ' -f1)]=${solution#"$WB_ROOT"/}
     lesson=${solution%/*}
-    lesson=${lesson##*/}
-    exercise=$bundle/lessons/$lesson/exercise.${solution##*.}
-    [ -f "$exercise" ] || continue
-    answer=()
-    while IFS=$'\t' read -r task body; do answer[$task]=$body; done < <(task_regions "$solution")
-    while IFS=$'\t' read -r task body; do
-      if [ -n "${answer[$task]:-}" ] && [ "$body" = "${answer[$task]}" ]; then
-        echo "lessons/$lesson/${exercise##*/}: task $task holds the solution's answer"
-        leaks=$((leaks + 1))
-      fi
-    done < <(task_regions "$exercise")
+    solution_of[$(sha256sum <"$solution" | cut -d' ' -f1)]=${lesson##*/}
   done
+  # (.workbook/shipped/ holds copies of the bundle's exercises, which are looked at themselves.)
   while read -r sum file; do
-    if [ -n "${solution_sums[$sum]:-}" ]; then
-      echo "${file#"$bundle"/}: is a copy of ${solution_sums[$sum]}"
-      leaks=$((leaks + 1))
-    fi
+    lesson=${solution_of[$sum]:-}
+    [ -n "$lesson" ] || continue
+    file=${file#"$bundle"/}
+    case $file in
+      .workbook/shipped/*) continue ;;
+      lessons/"$lesson"/exercise.c*) echo "lesson ${lesson%%-*}: its exercise is a copy of its solution" ;;
+      *) echo "$file: a copy of lesson ${lesson%%-*}'s solution" ;;
+    esac
+    leaks=$((leaks + 1))
   done < <(find "$bundle" -type f -exec sha256sum {} +)
   if [ -d "$bundle/solutions" ]; then echo "solutions/: present"; leaks=$((leaks + 1)); fi
   [ $leaks -eq 0 ]
 }
+# Every exercise of the bundle must fail its check, as shipped: build the bundle (only these
+# lessons, on the simulator or the CPU, which need nothing NVIDIA) and run the learner's tests.
+# An exercise that passes holds an answer; one that cannot be built cannot be vouched for.
+bundle_exercises_pass() { # BUNDLE BUILD LESSON...: one line per lesson that passes or is unchecked
+  local bundle=$1 build=$2 lesson backend targets=() problems=0 wanted unbuilt=no
+  shift 2
+  wanted=$(lesson_numbers "$@")
+  (cd "$bundle" && cmake --preset default -B "$build" "${EXTRA_CMAKE_ARGS[@]}" -DWB_TESTS=learner \
+    -DBUILD_TESTING=ON -DWB_SIM=ON -DWB_CUDA=OFF "-DWB_LESSONS=${wanted// /;}") >"$build.log" 2>&1 ||
+    { echo "the bundle does not configure (log: $build.log)"; return 1; }
+  for lesson in "$@"; do
+    backend=sim
+    [ -f "$bundle/lessons/$lesson/exercise.c" ] && backend=cpu
+    targets+=("$lesson.exercise.$backend")
+  done
+  if ! cmake --build "$build" -j "$JOBS" --target "${targets[@]}" >>"$build.log" 2>&1; then
+    for lesson in "${targets[@]}"; do # one by one: which of them do build
+      [ -x "$build/bin/$lesson" ] || cmake --build "$build" -j "$JOBS" --target "$lesson" >>"$build.log" 2>&1
+    done
+  fi
+  ctest --test-dir "$build" -j "$JOBS" -R "^($(printf '%s|' "${targets[@]//./\\.}" | sed 's/|$//'))\$" \
+    >"$build.check.log" 2>&1
+  for lesson in "${targets[@]}"; do
+    if [ ! -x "$build/bin/$lesson" ]; then
+      echo "lesson ${lesson%%-*}: its exercise does not build in the bundle"
+      problems=$((problems + 1)) unbuilt=yes
+    elif grep -q -E "Test +#[0-9]+: ${lesson//./\\.} \.+ +Passed" "$build.check.log"; then
+      echo "lesson ${lesson%%-*}: its exercise passes its check: an answer is in it"
+      problems=$((problems + 1))
+    fi
+  done
+  [ $unbuilt = no ] || echo "(build log: $build.log)"
+  [ $problems -eq 0 ]
+}
 cmd_export() {
-  local dir='' verify=no
+  local dir='' verify=no only='' created=no
   while [ $# -gt 0 ]; do
-    case $1 in -h | --help) help_export; return 0 ;; --verify) verify=yes ;; -*) usage_error "export: unknown option '$1'" ;; *) [ -z "$dir" ] || usage_error "export: one folder"; dir=$1 ;; esac
+    case $1 in
+      -h | --help) help_export; return 0 ;;
+      --verify) verify=yes ;;
+      --lessons) [ $# -ge 2 ] || usage_error "export: --lessons needs a list like 01,02"; only=$2; shift ;;
+      -*) usage_error "export: unknown option '$1'" ;;
+      *) [ -z "$dir" ] || usage_error "export: one folder"; dir=$1 ;;
+    esac
     shift
   done
   [ -n "$dir" ] || usage_error "export: where to? e.g. $WB_NAME export ../cuda-workbook-students"
+  # The lessons to export: --lessons, else all of them.
+  local lessons=() lesson number
+  if [ -n "$only" ]; then
+    for number in ${only//,/ }; do
+      lesson=$(resolve_lesson "$number") || exit 2
+      [[ " ${lessons[*]} " == *" $lesson "* ]] || lessons+=("$lesson")
+    done
+  else
+    lessons=("${ALL_LESSONS[@]}")
+  fi
+  [ ${#lessons[@]} -gt 0 ] || usage_error "export: there is no lesson to export"
+  [ -e "$dir" ] || created=yes
   mkdir -p "$dir" || fatal "cannot create $dir"
   dir=$(cd "$dir" && pwd)
   [ -z "$(ls -A "$dir")" ] || usage_error "export: $dir is not empty; give a new or empty folder"
   case $dir/ in "$WB_ROOT"/*) rmdir "$dir" 2>/dev/null; usage_error "export: $dir is inside the workbook; choose a folder outside it" ;; esac
   say "Exporting a student bundle to $dir ..."
+  say "Lessons: $(lesson_numbers "${lessons[@]}")"
+  wb_lock # the snapshots and copies of the shipped exercises live in the build folder
   snapshot_exercises
-  copy_tree "$WB_ROOT" "$dir" -o -path ./solutions -o -path ./.workbook
+  local prune=(-o -path ./solutions -o -path ./.workbook)
+  for lesson in "${ALL_LESSONS[@]}"; do
+    [[ " ${lessons[*]} " == *" $lesson "* ]] || prune+=(-o -path "./lessons/$lesson")
+  done
+  copy_tree "$WB_ROOT" "$dir" "${prune[@]}"
   # Every exercise as shipped (an instructor may have solved some in this tree), and a snapshot
   # of them for `reset` in the bundle.
-  local lesson file shipped name
-  for lesson in "${ALL_LESSONS[@]}"; do
+  local file shipped name
+  for lesson in "${lessons[@]}"; do
     file=$(exercise_file "$lesson")
     name=${file##*/}
     shipped=$(shipped_exercise "$lesson")
@@ -92,12 +147,28 @@ cmd_export() {
     mkdir -p "$dir/.workbook/shipped/$lesson"
     cp "$dir/lessons/$lesson/$name" "$dir/.workbook/shipped/$lesson/$name"
   done
-  say "Scanning the bundle for solution text..."
-  if ! scan_for_leaks "$dir"; then
-    bad "The bundle in $dir contains solution text (listed above): remove it before handing the bundle out."
+  wb_unlock
+  # No answer may ship: the exercises' task regions are the shipped ones, no solution is copied,
+  # and every exercise fails its check in the bundle. A refused bundle is removed, so nothing
+  # half-checked is left to hand out.
+  local check_build problems=0 regions_ok=yes
+  say "Checking the bundle for answers (task regions, solution files)..."
+  compare_with_shipped_tasks "$dir" "$WB_ROOT/$WB_TASK_SUMS_LIST" "${lessons[@]}" || problems=1 regions_ok=no
+  scan_for_leaks "$dir" || problems=1
+  check_build=$(mktemp -d "${TMPDIR:-/tmp}/workbook-export-check.XXXXXX") || fatal "cannot create a temporary folder"
+  say "Checking that each exercise fails its check (building $(counted "${#lessons[@]}" lesson))..."
+  bundle_exercises_pass "$dir" "$check_build" "${lessons[@]}" || problems=1
+  if [ $problems -ne 0 ]; then
+    rm -rf "${dir:?}"/* "${dir:?}"/.[!.]* 2>/dev/null
+    [ $created = yes ] && rmdir "$dir" 2>/dev/null
+    rm -rf "$check_build" "$check_build.check.log"
+    [ $regions_ok = yes ] ||
+      say "Changed an exercise on purpose? bash shared/workbook/task-checksums.sh --write"
+    bad "Export refused: answers would ship (listed above); the bundle was removed."
     return 1
   fi
-  good "No solution text in the bundle ($(find "$dir" -type f | wc -l) files)."
+  rm -rf "$check_build" "$check_build.log" "$check_build.check.log"
+  good "No answers in the bundle: task regions as shipped, every check fails."
   if [ $verify = yes ]; then
     local verify_build
     verify_build=$(mktemp -d)

@@ -1,8 +1,9 @@
 #!/usr/bin/env bash
 # unit.workbook.export: an instructor exports a student bundle from a tree in which they have
 # solved a lesson. The bundle has no solutions/, every exercise as shipped, no solution text that
-# the lesson material does not already show, refuses unsafe targets, catches a solved exercise it
-# cannot replace, and builds and passes as a learner's tree: solving a lesson there passes its
+# the lesson material does not already show, refuses unsafe targets, refuses (and removes) a
+# bundle with an exercise that passes its check, or with an answer in one task region, or with an
+# exercise that does not build, and builds and passes as a learner's tree: solving a lesson there passes its
 # check, and reset works there without git.
 source "$(dirname "${BASH_SOURCE[0]}")/lib.sh"
 
@@ -80,13 +81,62 @@ check "export into a non-empty folder: exit 2" status_is $? 2
 wb "$instructor" "$out" export "$instructor/docs/bundle"
 check "export into the workbook itself: exit 2" status_is $? 2
 
-# An exercise solved before the workbook ever saw it (no git, no snapshot): the leak scan stops it.
+# An exercise solved before the workbook ever saw it (no git, no snapshot): export cannot replace
+# it, so it refuses the bundle: the task regions differ from the shipped fingerprints, and the
+# exercise passes its check in the bundle. Nothing is left in the target folder.
 careless=$SCRATCH/careless
 copy_source_tree "$careless"
 cp "$solution" "$careless/lessons/$lesson/$name"
-wb "$careless" "$out" export "$SCRATCH/careless-bundle"
+echo "// solved by the instructor" >>"$careless/lessons/$lesson/$name" # not a byte copy
+cp "$solution" "$careless/docs/answers.cu" # a copy of the solution elsewhere
+# (a second lesson, broken before the workbook first sees it, for the next case)
+other=$([ "$n" = 02 ] && echo 03 || echo 02)
+other_lesson=$(lesson_folder "$careless" "$other") || exit 1
+other_name=$(exercise_name "$careless" "$other_lesson")
+echo 'this is not C;' >>"$careless/lessons/$other_lesson/$other_name"
+wb "$careless" "$out" export "$SCRATCH/careless-bundle" --lessons "$n"
 check "export of a solved exercise it cannot replace: exit 1" status_is $? 1
-check "export of a solved exercise: names it" contains "$out" "lessons/$lesson/$name: task"
+check "export of a solved exercise: names the task that differs" \
+  grep -q -E "^lesson $n, (task [0-9]+ differs from the shipped exercise: is an answer in it|tasks [0-9, ]+ and [0-9]+ are not as shipped: are answers in them)\?$" "$out"
+check "export of a solved exercise: says it passes its check" contains "$out" "lesson $n: its exercise passes its check: an answer is in it"
+check "export of a solved exercise: names a copy of the solution" contains "$out" "docs/answers.cu: a copy of lesson $n's solution"
+check "export of a solved exercise: says it is refused" contains "$out" "Export refused: answers would ship"
+check "export of a solved exercise: no bundle left behind" test ! -e "$SCRATCH/careless-bundle"
+
+none_of() { ! "$@"; } # COMMAND...: passes when the command fails (grep: no line matches)
+# The same, but the instructor also regenerated the fingerprints (the answer is committed as if
+# it were the exercise): the check in the bundle still refuses it. A lesson whose exercise does
+# not build there cannot be vouched for, and is refused too. Both lessons are named, one line each.
+rm "$careless/docs/answers.cu"
+bash "$careless/shared/workbook/task-checksums.sh" --write "$careless" >/dev/null
+mkdir "$SCRATCH/committed-bundle"
+wb "$careless" "$out" export "$SCRATCH/committed-bundle" --lessons "$n,$other"
+check "export of a committed answer: exit 1" status_is $? 1
+check "export of a committed answer: says it passes its check" contains "$out" "lesson $n: its exercise passes its check: an answer is in it"
+check "export of a committed answer: the fingerprints agree (the check found it)" \
+  none_of grep -q -E "differs from the shipped|are not as shipped|outside the task regions" "$out"
+check "export of a committed answer: not a copy of the solution (the check found it)" lacks "$out" "a copy of"
+check "export of an exercise that does not build: names it" contains "$out" "lesson $other: its exercise does not build in the bundle"
+check "export refused: the given folder is left empty" test -z "$(ls -A "$SCRATCH/committed-bundle")"
+
+# An answer in one task region of an exercise that still fails its check (the other tasks are
+# not done): the fingerprints find it.
+partial=$SCRATCH/partial
+copy_source_tree "$partial"
+region_body() { # FILE TASK: the lines strictly inside the task region
+  awk -v t="$2" '$0 ~ "---- end of task " t "[^0-9]" { on = 0 } on; $0 ~ "---- task " t "[^0-9]" { on = 1 }' "$1"
+}
+answer=$(region_body "$solution" 1)
+awk -v answer="$answer" '
+  /---- end of task 1[^0-9]/ { on = 0 } on { next }
+  { print } /---- task 1[^0-9]/ { on = 1; print answer }' "$SOURCE_ROOT/lessons/$lesson/$name" \
+  >"$partial/lessons/$lesson/$name"
+check "partial answer: the exercise differs from the shipped one" test "$(diff "$SOURCE_ROOT/lessons/$lesson/$name" "$partial/lessons/$lesson/$name" | grep -c '^[<>]')" -gt 0
+wb "$partial" "$out" export "$SCRATCH/partial-bundle" --lessons "$n"
+check "export of an answer in one task region: exit 1" status_is $? 1
+check "export of an answer in one task region: names it" contains "$out" "lesson $n, task 1 differs from the shipped exercise: is an answer in it?"
+check "export of an answer in one task region: the exercise still fails" lacks "$out" "passes its check"
+check "export of an answer in one task region: no bundle left behind" test ! -e "$SCRATCH/partial-bundle"
 
 # The bundle as a learner's tree: builds, the lesson starts unsolved, solving it passes the check,
 # and reset restores it from the bundle's own snapshot (there is no git here).
