@@ -93,8 +93,13 @@ grade_snapshot() { # TREE BUILD: keep both as the base every submission starts f
   rm -rf "$GRADE_BASE"
   mkdir -p "$GRADE_BASE"
   cp -a "$1" "$GRADE_BASE/tree" && cp -a "$2" "$GRADE_BASE/build"
+  GRADE_BASE_SUM=$(grade_base_sum)
 }
+# The base itself is checked before each use: a run outside the sandbox could have found it.
+grade_base_sum() { (cd "$GRADE_BASE" && find . -type f -print0 | sort -z | xargs -0 sha256sum | sha256sum); }
 grade_restore() { # TREE BUILD: the base again, as it was (times kept, so nothing is rebuilt)
+  [ "$(grade_base_sum)" = "$GRADE_BASE_SUM" ] ||
+    fatal "grade: the base copy of the course files changed (by ${GRADE_LAST:-?}?): stopping"
   chmod -R u+w "$1" "$2" 2>/dev/null
   rm -rf "$1" "$2"
   cp -a "$GRADE_BASE/tree" "$1" && cp -a "$GRADE_BASE/build" "$2"
@@ -108,7 +113,9 @@ grade_check() { # NN-slug BACKEND: sets CHECK_RESULT, CHECK_LOG and GRADE_TASKS 
   GRADE_TASKS='' GRADE_NOTE=''
   CHECK_LOG=$STATE/logs/$lesson.build.log
   nvcc_start "$lesson"
-  if ! build_targets "$CHECK_LOG" "$test"; then
+  # The build sees only the build folder writable and the solutions hidden (in the sandbox).
+  if ! ${GRADE_SANDBOX:+"$GRADE_SANDBOX" --write "$BUILD"} cmake --build "$BUILD" -j "$JOBS" --target "$test" \
+    >"$CHECK_LOG" 2>&1; then
     CHECK_RESULT=nobuild
     nvcc_finish || CHECK_RESULT=nvcc
     return
@@ -261,6 +268,7 @@ cmd_grade() {
         # A fresh copy of the course files; only the exercise file comes from the student (touched
         # so the build sees the change).
         grade_restore "$tree" "$gbuild"
+        GRADE_LAST="${students[$s]}, lesson ${lesson%%-*}"
         cp "$file" "$(exercise_file "$lesson")" && touch "$(exercise_file "$lesson")"
         grade_check "$lesson" "$backend"
         cat "$CHECK_LOG" >>"$log"

@@ -1,8 +1,9 @@
 #!/usr/bin/env bash
-# sandbox.sh PROGRAM ARGS...: run one graded program inside bubblewrap (`workbook grade` names it
-# in WB_SANDBOX; shared/cmake/run-lesson.sh runs it). What the program gets:
+# sandbox.sh [--write DIR]... PROGRAM ARGS...: run one graded program (or build) inside
+# bubblewrap (`workbook grade` names it in WB_SANDBOX; shared/cmake/run-lesson.sh runs it). What the program gets:
 #   - the whole file system read-only, a private empty /tmp, /dev minimal plus the NVIDIA nodes
 #     (/dev/nvidia*, /dev/dxg) where there are any, its own /proc;
+#   - write access to each --write DIR only (the build, when grade builds a submission);
 #   - no network, its own PID namespace: every process it starts dies with it;
 #   - the folders in WB_SANDBOX_HIDE (colon-separated: the solutions, the submissions, the grade's
 #     logs) replaced by empty ones.
@@ -22,6 +23,10 @@ done
 IFS=: read -r -a show <<<"${WB_SANDBOX_SHOW:-}"
 for dir in "${show[@]}"; do
   [ -n "$dir" ] && [ -d "$dir" ] && args+=(--ro-bind "$dir" "$dir")
+done
+while [ "${1:-}" = --write ] && [ $# -ge 2 ]; do
+  args+=(--bind "$2" "$2")
+  shift 2
 done
 IFS=: read -r -a hide <<<"${WB_SANDBOX_HIDE:-}"
 for dir in "${hide[@]}"; do
