@@ -71,8 +71,8 @@ void wb_verdict_write(int passed, const char *reason) {
     int tasks[16];
     size_t count = named_tasks(reason, tasks, sizeof tasks / sizeof tasks[0]);
     for (size_t i = 0; i < count; i++)
-      length += snprintf(record + length, sizeof record - (size_t)length, "task %d fail\n",
-                         tasks[i]);
+      length +=
+          snprintf(record + length, sizeof record - (size_t)length, "task %d fail\n", tasks[i]);
   }
   length += snprintf(record + length, sizeof record - (size_t)length, "end %s\n",
                      passed ? "PASS" : "FAIL");

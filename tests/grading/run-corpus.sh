@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
-# run-corpus.sh SOURCE_ROOT MODE: grade the cheat corpus (tests/grading/cheats/) and check that
-# every submission gets its verdict and reason.
+# run-corpus.sh SOURCE_ROOT MODE...: grade the cheat corpus (tests/grading/cheats/) in each MODE, in
+# turn and in one work folder (the grading build is made once), and check that every submission
+# gets its verdict and reason.
 #   MODE cheats      the rules on, the sandbox where it works: expect files `expect`
 #   MODE rules-off   WORKBOOK_GRADE_RULES=off: what the verdict record and the sandbox catch
 #                    alone (`expect-rules-off`)
@@ -11,24 +12,31 @@
 # optional setup.sh makes what git cannot hold (links, absolute paths: $STUDENT, $SUBMISSIONS,
 # $TREE). `expect.pending` marks a cheat not caught yet: it is graded and reported, not counted.
 source "$(dirname "${BASH_SOURCE[0]}")/../workbook/lib.sh"
-mode=${2:?usage: $0 SOURCE_ROOT cheats|rules-off|no-sandbox}
+shift
+[ $# -gt 0 ] || { echo "usage: $0 SOURCE_ROOT cheats|rules-off|no-sandbox..."; exit 2; }
+# A short time limit per run: the endless loop costs this much, and an orphan must add no more.
+export WORKBOOK_GRADE_TIMEOUT=6
+corpus=$SOURCE_ROOT/tests/grading/cheats
+marker=/tmp/workbook-grading-cheat-marker
+tree=$SCRATCH/tree
+copy_source_tree "$tree"
+out=$SCRATCH/out.txt
+results=$SCRATCH/results
+
+run_mode() { # MODE
+mode=$1
+unset WORKBOOK_GRADE_RULES WORKBOOK_GRADE_SANDBOX
 case $mode in
   cheats) expect_name=expect ;;
   rules-off) expect_name=expect-rules-off; export WORKBOOK_GRADE_RULES=off ;;
   no-sandbox) expect_name=expect-no-sandbox; export WORKBOOK_GRADE_RULES=off WORKBOOK_GRADE_SANDBOX=off ;;
   *) echo "unknown mode $mode"; exit 2 ;;
 esac
-# A short time limit per run: the endless loop costs this much, and an orphan must add no more.
-export WORKBOOK_GRADE_TIMEOUT=6
-corpus=$SOURCE_ROOT/tests/grading/cheats
-marker=/tmp/workbook-grading-cheat-marker
+echo "=== mode $mode"
 rm -f "$marker"
-
-tree=$SCRATCH/tree
-copy_source_tree "$tree"
-subs=$SCRATCH/submissions
+subs=$SCRATCH/submissions-$mode
 mkdir -p "$subs"
-declare -A expect=() pending=()
+expect=() pending=()
 for dir in "$corpus"/*/; do
   dir=${dir%/}
   name=${dir##*/}
@@ -45,8 +53,6 @@ for dir in "$corpus"/*/; do
 done
 lessons=$(cd "$subs" && find . -mindepth 2 -maxdepth 2 -type d -name '[0-9][0-9]-*' | sed 's|.*/\([0-9][0-9]\)-.*|\1|' | sort -u | paste -sd,)
 
-out=$SCRATCH/out.txt
-results=$SCRATCH/results
 started=$(date +%s)
 wb "$tree" "$out" grade "$subs" --lessons "$lessons" --output "$results"
 check "grade: exit 0" status_is $? 0
@@ -110,4 +116,8 @@ fi
 if [ -n "${expect[wrong-answer]:-}" ]; then
   check "tasks.txt: the wrong answer fails a task" grep -q -E '^wrong-answer 03 [0-9]+ fail$' "$results/tasks.txt"
 fi
+}
+
+declare -A expect=() pending=()
+for mode in "$@"; do run_mode "$mode"; done
 finish
