@@ -16,6 +16,10 @@ Writes DIR/junit.xml (one testsuite per student, one testcase per lesson), DIR/s
 (student x lesson) and DIR/logs/STUDENT/NN-slug.log; DIR defaults to $BUILD/grade.
 Runs on the GPU when there is a usable one, otherwise on the CPU simulator, and says which.
 WORKBOOK_CMAKE_ARGS apply to the pristine build.
+Each submission gets a fresh copy of that tree and build, runs in bubblewrap
+(read-only, no network; a warning where it is missing) and passes only with the
+driver's verdict record. WORKBOOK_GRADE_TIMEOUT=SECONDS: the time limit of a
+run (60). Also writes DIR/tasks.txt: a verdict per student, lesson and task.
 EOF
 }
 xml_escape() { # stdin -> stdout, safe inside XML text and attributes
@@ -86,7 +90,8 @@ grade_sandbox_setup() { # sets GRADE_SANDBOX, or warns
     GRADE_SANDBOX=$sandbox
     return
   fi
-  warn "warning: no sandbox ($why): submissions run with your rights; grade in a throwaway account"
+  [ ${#why} -le 50 ] || why="${why:0:47}..."
+  warn "warning: no sandbox ($why): submissions run as you"
 }
 grade_snapshot() { # TREE BUILD: keep both as the base every submission starts from
   GRADE_BASE=${2%/*}/base
@@ -214,7 +219,7 @@ cmd_grade() {
   rm -rf "$tree"
   copy_tree "$WB_ROOT" "$tree" -o -path ./solutions -o -path ./.workbook
   mkdir -p "$gbuild/workbook/logs"
-  if ! (cd "$tree" && cmake --preset default -B "$gbuild" "-DWB_LESSONS=$lesson_list" "${EXTRA_CMAKE_ARGS[@]}" ${WORKBOOK_GRADE_TIMEOUT:+"-DWB_TEST_TIMEOUT=$WORKBOOK_GRADE_TIMEOUT"}) >"$gbuild/workbook/logs/configure.log" 2>&1; then
+  if ! (cd "$tree" && cmake --preset default -B "$gbuild" "-DWB_LESSONS=$lesson_list" "-DWB_TEST_TIMEOUT=${WORKBOOK_GRADE_TIMEOUT:-60}" "${EXTRA_CMAKE_ARGS[@]}") >"$gbuild/workbook/logs/configure.log" 2>&1; then
     tail -n 25 "$gbuild/workbook/logs/configure.log"
     fatal "grade: the pristine tree does not configure (log: $gbuild/workbook/logs/configure.log)"
   fi

@@ -10,7 +10,7 @@
 # `sandbox.sh --probe` exits 0 when bubblewrap works here, else prints why on one line.
 set -u
 if ! command -v bwrap >/dev/null; then
-  echo "bubblewrap (bwrap) is not installed"
+  echo "bwrap is not installed"
   exit 1
 fi
 args=(--ro-bind / / --dev /dev --proc /proc --tmpfs /tmp --unshare-net --unshare-pid --unshare-ipc
@@ -34,7 +34,7 @@ for dir in "${hide[@]}"; do
 done
 if [ "${1:-}" = --probe ]; then
   out=$(bwrap "${args[@]}" true 2>&1) && exit 0
-  echo "bwrap does not work here: $(head -n 1 <<<"$out")"
+  echo "bwrap fails: $(head -n 1 <<<"$out")"
   exit 1
 fi
 exec bwrap "${args[@]}" -- "$@"

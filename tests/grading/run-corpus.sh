@@ -120,4 +120,8 @@ fi
 
 declare -A expect=() pending=()
 for mode in "$@"; do run_mode "$mode"; done
+# Where bubblewrap is missing, the probe says so in one line (grade prints it as its warning).
+probe=$(env PATH=/nonexistent /bin/bash "$SOURCE_ROOT/shared/workbook/sandbox.sh" --probe)
+check "sandbox probe without bwrap: fails" status_is $? 1
+check "sandbox probe without bwrap: says why" test "$probe" = "bwrap is not installed"
 finish
