@@ -53,9 +53,11 @@ run_one() { # prints the program's output, returns its exit code
   WB_TOKEN_FD=$token_fd WB_RECORD_FD=$record_fd \
     timeout --kill-after=5 "$seconds" "${sandbox[@]}" "$program" "$@" &
   pid=$!
+  running=$pid
   wait "$pid"
   status=$?
   kill -KILL -- "-$pid" 2>/dev/null
+  running=''
   exec {token_fd}<&- {record_fd}>&-
   verdict=$(record_verdict "$token" "$record")
   tasks=${verdict#* }
@@ -98,6 +100,9 @@ saw_wrong=0
 log=$(mktemp)
 record=$(mktemp)
 trap 'rm -f "$log" "$record"' EXIT
+# Interrupted (Ctrl-C, ctest's timeout): the run's process group goes too, not only this script.
+running=''
+trap '[ -z "$running" ] || kill -KILL -- "-$running" 2>/dev/null; exit 130' INT TERM
 for argset in "$@"; do
   echo "==> ${program##*/} $argset"
   run_one "$argset" > "$log" 2>&1
