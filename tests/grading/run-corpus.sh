@@ -28,8 +28,8 @@ mode=$1
 unset WORKBOOK_GRADE_RULES WORKBOOK_GRADE_SANDBOX
 case $mode in
   cheats) expect_name=expect ;;
-  rules-off) expect_name=expect-rules-off; export WORKBOOK_GRADE_RULES=off ;;
-  no-sandbox) expect_name=expect-no-sandbox; export WORKBOOK_GRADE_RULES=off WORKBOOK_GRADE_SANDBOX=off ;;
+  rules-off) expect_name='expect-rules-off'; export WORKBOOK_GRADE_RULES=off ;;
+  no-sandbox) expect_name='expect-no-sandbox'; export WORKBOOK_GRADE_RULES=off WORKBOOK_GRADE_SANDBOX=off ;;
   *) echo "unknown mode $mode"; exit 2 ;;
 esac
 echo "=== mode $mode"
