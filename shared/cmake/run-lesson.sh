@@ -10,10 +10,23 @@
 #   MODE mutant:      a plausible wrong answer (tests/mutants). Pass when some run fails (any
 #                     exit but 0 and 77) and its output matches the extended regular expression
 #                     in $WB_EXPECT (the message that names the task); fail otherwise.
+#
+# A run passes only when the program exits 0 AND its driver wrote a verdict record saying PASS
+# with the random token this script gave that run (shared/harness/verdict.h): output saying PASS
+# proves nothing, and a program that exits before its checks end, or whose exit status is changed
+# after them, fails. Each run is its own process group, killed whole when the run ends, so a
+# child it left behind cannot outlive it. Set by `workbook grade` (not seen by the program):
+#   WB_VERDICT_LOG  a file that gets one line per run: "run K PASS|FAIL|NONE exit=S tasks=N,..."
+#   WB_SANDBOX      a command run as WB_SANDBOX PROGRAM ARGS... (shared/workbook/sandbox.sh)
 set -u
 mode=${1:?mode} seconds=${2:?seconds} program=${3:?program}
 shift 3
 [ $# -gt 0 ] || set -- ""
+verdict_log=${WB_VERDICT_LOG:-}
+unset WB_VERDICT_LOG
+sandbox=()
+[ -n "${WB_SANDBOX:-}" ] && sandbox=("$WB_SANDBOX")
+run_number=0
 
 # `./workbook` builds only the backend it checks on, so a plain `ctest` in its build folder can
 # meet a program that was never built: a CUDA one on a machine without a GPU is a skip (it could
@@ -28,12 +41,36 @@ if [ ! -x "$program" ]; then
 fi
 
 run_one() { # prints the program's output, returns its exit code
-  local argset=$1 status
+  local argset=$1 status token token_fd record_fd pid verdict tasks
+  run_number=$((run_number + 1))
   # shellcheck disable=SC2086 # an argset is a string of flags, split on purpose
   set -- $argset
   case " $argset " in *" --repeat "*) ;; *) set -- "$@" --repeat 1 ;; esac
-  timeout --kill-after=5 "$seconds" "$program" "$@"
+  token=$(od -An -N16 -tx1 /dev/urandom | tr -d ' \n')
+  : >"$record"
+  exec {token_fd}< <(printf '%s\n' "$token") {record_fd}>>"$record"
+  # timeout makes its own process group; what is left of it after the run is killed.
+  WB_TOKEN_FD=$token_fd WB_RECORD_FD=$record_fd \
+    timeout --kill-after=5 "$seconds" "${sandbox[@]}" "$program" "$@" &
+  pid=$!
+  running=$pid
+  wait "$pid"
   status=$?
+  kill -KILL -- "-$pid" 2>/dev/null
+  running=''
+  exec {token_fd}<&- {record_fd}>&-
+  verdict=$(record_verdict "$token" "$record")
+  tasks=${verdict#* }
+  verdict=${verdict%% *}
+  [ -z "$verdict_log" ] || echo "run $run_number $verdict exit=$status tasks=$tasks" >>"$verdict_log"
+  if [ $status -eq 0 ] && [ "$verdict" = NONE ]; then
+    echo "FAIL: no verdict from the checker: the program ended early or exited on its own"
+    return 1
+  fi
+  if [ $status -eq 0 ] && [ "$verdict" = FAIL ]; then
+    echo "FAIL: the checker's verdict was FAIL, but the program exited 0 (its exit was changed)"
+    return 1
+  fi
   if [ $status -eq 124 ] || [ $status -eq 137 ]; then
     echo "TIMEOUT: '${program##*/} $*' did not finish in $seconds s: does a loop in your code never end?"
     return 124
@@ -44,9 +81,28 @@ run_one() { # prints the program's output, returns its exit code
   return $status
 }
 
+# RECORD's verdict for TOKEN: "PASS -", "FAIL N,M" (the tasks it names) or "NONE -" when the
+# record is missing, incomplete, carries another token or holds anything else.
+record_verdict() { # TOKEN RECORD
+  awk -v token="$1" '
+    NR == 1 { ok = ($0 == "wb-verdict " token); next }
+    end != "" { ok = 0 }
+    /^task [0-9]+ fail$/ { tasks = tasks (tasks == "" ? "" : ",") $2; next }
+    /^end (PASS|FAIL)$/ { end = $2; next }
+    { ok = 0 }
+    END {
+      if (NR > 20 || !ok || end == "") print "NONE -"
+      else print end, (tasks == "" ? "-" : tasks)
+    }' "$2" 2>/dev/null || echo "NONE -"
+}
+
 saw_wrong=0
 log=$(mktemp)
-trap 'rm -f "$log"' EXIT
+record=$(mktemp)
+trap 'rm -f "$log" "$record"' EXIT
+# Interrupted (Ctrl-C, ctest's timeout): the run's process group goes too, not only this script.
+running=''
+trap '[ -z "$running" ] || kill -KILL -- "-$running" 2>/dev/null; exit 130' INT TERM
 for argset in "$@"; do
   echo "==> ${program##*/} $argset"
   run_one "$argset" > "$log" 2>&1

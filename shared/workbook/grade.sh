@@ -16,6 +16,10 @@ Writes DIR/junit.xml (one testsuite per student, one testcase per lesson), DIR/s
 (student x lesson) and DIR/logs/STUDENT/NN-slug.log; DIR defaults to $BUILD/grade.
 Runs on the GPU when there is a usable one, otherwise on the CPU simulator, and says which.
 WORKBOOK_CMAKE_ARGS apply to the pristine build.
+Each submission gets a fresh copy of that tree and build, runs in bubblewrap
+(read-only, no network; a warning where it is missing) and passes only with the
+driver's verdict record. WORKBOOK_GRADE_TIMEOUT=SECONDS: the time limit of a
+run (60). Also writes DIR/tasks.txt: a verdict per student, lesson and task.
 EOF
 }
 xml_escape() { # stdin -> stdout, safe inside XML text and attributes
@@ -71,6 +75,97 @@ screen_submission() { # STUDENT-DIR FILE NN-slug
   bash "${WB_SELF%/*}/shared/workbook/submission-rules.sh" "$shipped" "$file" "$name" | sed 's/^/refused: /'
   [ "${PIPESTATUS[0]}" -eq 0 ]
 }
+# --- Isolation and the trusted verdict ---------------------------------------------------------
+# Each submission is built and run in a fresh copy of the pristine tree and its build (restored
+# from GRADE_BASE before every student's lesson), so nothing one run writes reaches another. The
+# program runs inside bubblewrap where it works (shared/workbook/sandbox.sh: all read-only, no
+# network, private /tmp, its own PID namespace); where it does not, grade says so once and goes on.
+GRADE_BASE='' GRADE_SANDBOX=''
+grade_sandbox_setup() { # sets GRADE_SANDBOX, or warns
+  local sandbox=${WB_SELF%/*}/shared/workbook/sandbox.sh why
+  GRADE_SANDBOX=''
+  if [ "${WORKBOOK_GRADE_SANDBOX:-on}" = off ]; then
+    why="WORKBOOK_GRADE_SANDBOX=off"
+  elif why=$("$sandbox" --probe 2>&1); then
+    GRADE_SANDBOX=$sandbox
+    return
+  fi
+  [ ${#why} -le 50 ] || why="${why:0:47}..."
+  warn "warning: no sandbox ($why): submissions run as you"
+}
+grade_snapshot() { # TREE BUILD: keep both as the base every submission starts from
+  GRADE_BASE=${2%/*}/base
+  rm -rf "$GRADE_BASE"
+  mkdir -p "$GRADE_BASE"
+  cp -a "$1" "$GRADE_BASE/tree" && cp -a "$2" "$GRADE_BASE/build"
+  GRADE_BASE_SUM=$(grade_base_sum)
+}
+# The base itself is checked before each use: a run outside the sandbox could have found it.
+grade_base_sum() { (cd "$GRADE_BASE" && find . -type f -print0 | sort -z | xargs -0 sha256sum | sha256sum); }
+grade_restore() { # TREE BUILD: the base again, as it was (times kept, so nothing is rebuilt)
+  [ "$(grade_base_sum)" = "$GRADE_BASE_SUM" ] ||
+    fatal "grade: the base copy of the course files changed (by ${GRADE_LAST:-?}?): stopping"
+  chmod -R u+w "$1" "$2" 2>/dev/null
+  rm -rf "$1" "$2"
+  cp -a "$GRADE_BASE/tree" "$1" && cp -a "$GRADE_BASE/build" "$2"
+}
+GRADE_TASKS='' GRADE_NOTE=''
+# Like check_lesson, but the run's verdict is the one run-lesson.sh took from the driver's record
+# (WB_VERDICT_LOG), not the output; the ctest run is its own session, killed whole when it ends.
+grade_check() { # NN-slug BACKEND: sets CHECK_RESULT, CHECK_LOG and GRADE_TASKS (failed tasks)
+  local lesson=$1 backend=$2 test pid verdicts=$STATE/verdicts.txt
+  test=$lesson.exercise.$backend
+  GRADE_TASKS='' GRADE_NOTE=''
+  CHECK_LOG=$STATE/logs/$lesson.build.log
+  nvcc_start "$lesson"
+  # The build sees only the build folder writable and the solutions hidden (in the sandbox).
+  if ! ${GRADE_SANDBOX:+"$GRADE_SANDBOX" --write "$BUILD"} cmake --build "$BUILD" -j "$JOBS" --target "$test" \
+    >"$CHECK_LOG" 2>&1; then
+    CHECK_RESULT=nobuild
+    nvcc_finish || CHECK_RESULT=nvcc
+    return
+  fi
+  # The course files are read-only from here (root ignores this; the sandbox and the restore
+  # before the next submission do not).
+  chmod -R a-w "$WB_ROOT"
+  CHECK_LOG=$STATE/logs/$lesson.check.log
+  rm -f "$verdicts"
+  WB_VERDICT_LOG=$verdicts WB_SANDBOX=$GRADE_SANDBOX \
+    setsid ctest --test-dir "$BUILD" -R "^${test//./\\.}\$" --output-on-failure >"$CHECK_LOG" 2>&1 </dev/null &
+  pid=$!
+  wait "$pid"
+  local status=$?
+  kill -KILL -- "-$pid" 2>/dev/null
+  if [ $status -eq 0 ] && grep -q -E '\*\*\*Skipped|\(Skipped\)' "$CHECK_LOG"; then
+    CHECK_RESULT=skip
+  elif [ $status -eq 0 ] && [ -s "$verdicts" ] && ! grep -q -v -E '^run [0-9]+ PASS ' "$verdicts"; then
+    CHECK_RESULT=pass
+  else
+    CHECK_RESULT=fail
+    [ $status -eq 0 ] && GRADE_NOTE="FAIL: no verdict from the checker: the lesson's checks did not run"
+    GRADE_TASKS=$(sed -n 's/^run [0-9]* FAIL .*tasks=\([0-9,]*\)$/\1/p' "$verdicts" 2>/dev/null | head -n 1)
+  fi
+  nvcc_finish || CHECK_RESULT=nvcc
+}
+# Per-task verdicts, for partial credit: a pass passes every task; a failure fails the tasks its
+# FAIL line names (from the driver's record) and leaves the others not judged (a driver stops at
+# its first failure). One line per task in the log and in OUT/tasks.txt: STUDENT NN TASK VERDICT.
+grade_tasks() { # STUDENT NN-slug RESULT FAILED-TASKS
+  local count task verdict line=''
+  count=$(task_count "$GRADE_SHIPPED/$2/$(basename "$(exercise_file "$2")")")
+  for ((task = 1; task <= count; task++)); do
+    if [ "$3" = pass ]; then verdict=pass
+    elif [[ ",$4," == *",$task,"* ]]; then verdict=fail
+    else verdict=not-judged
+    fi
+    echo "${1// /_} ${2%%-*} $task $verdict" >>"$GRADE_OUT/tasks.txt"
+    line+=" $task $verdict,"
+  done
+  [ -z "$line" ] || echo "tasks:${line%,}"
+}
+task_count() { # EXERCISE-FILE: how many task regions it has
+  grep -c -E '^[[:space:]]*(//|/\*) ---- task [0-9]+' "$1"
+}
 cmd_grade() {
   local subs='' out='' only=''
   while [ $# -gt 0 ]; do
@@ -88,6 +183,7 @@ cmd_grade() {
   subs=$(cd "$subs" && pwd)
   out=${out:-$BUILD/grade}
   mkdir -p "$out" && out=$(cd "$out" && pwd)
+  GRADE_OUT=$out
 
   # Students, and where each one's lessons are.
   local student_dir student_root lesson number file
@@ -119,10 +215,11 @@ cmd_grade() {
   lesson_list=$(lesson_numbers "${lessons[@]}")
   lesson_list=${lesson_list// /;}
   say "Grading ${#students[@]} students on lessons ${lesson_list//;/, } (work folder: $out/work)"
+  [ -d "$out/work" ] && chmod -R u+w "$out/work" 2>/dev/null
   rm -rf "$tree"
   copy_tree "$WB_ROOT" "$tree" -o -path ./solutions -o -path ./.workbook
   mkdir -p "$gbuild/workbook/logs"
-  if ! (cd "$tree" && cmake --preset default -B "$gbuild" "-DWB_LESSONS=$lesson_list" "${EXTRA_CMAKE_ARGS[@]}") >"$gbuild/workbook/logs/configure.log" 2>&1; then
+  if ! (cd "$tree" && cmake --preset default -B "$gbuild" "-DWB_LESSONS=$lesson_list" "-DWB_TEST_TIMEOUT=${WORKBOOK_GRADE_TIMEOUT:-60}" "${EXTRA_CMAKE_ARGS[@]}") >"$gbuild/workbook/logs/configure.log" 2>&1; then
     tail -n 25 "$gbuild/workbook/logs/configure.log"
     fatal "grade: the pristine tree does not configure (log: $gbuild/workbook/logs/configure.log)"
   fi
@@ -144,6 +241,16 @@ cmd_grade() {
   local where
   where=$(backend_summary)
   say "Checks run $where"
+  grade_sandbox_setup
+  export WB_SANDBOX_HIDE="${WB_SELF%/*}/solutions:$subs:$out/logs"
+  export WB_SANDBOX_SHOW=$out/work
+  # The base: everything but the exercises built once, then copied for each submission.
+  local -a base_targets=()
+  for lesson in "${lessons[@]}"; do base_targets+=("$lesson.exercise.$(backend_for "$lesson")"); done
+  build_targets "$gbuild/workbook/logs/base.build.log" "${base_targets[@]}" ||
+    fatal "grade: the pristine tree does not build (log: $gbuild/workbook/logs/base.build.log)"
+  grade_snapshot "$tree" "$gbuild"
+  : >"$out/tasks.txt"
 
   local s backend verdict message started elapsed total=0 failures=0 suite_tests suite_failures
   local -A cell=()
@@ -163,15 +270,19 @@ cmd_grade() {
         verdict=refused message=$(sed -n '1s/^refused: //p' <(grep -m 1 '^refused: ' "$log"))
         message=${message:-see the log}
       else
-        # Only the exercise file comes from the student; touch it so the build sees the change.
+        # A fresh copy of the course files; only the exercise file comes from the student (touched
+        # so the build sees the change).
+        grade_restore "$tree" "$gbuild"
+        GRADE_LAST="${students[$s]}, lesson ${lesson%%-*}"
         cp "$file" "$(exercise_file "$lesson")" && touch "$(exercise_file "$lesson")"
-        check_lesson "$lesson" "$backend"
+        grade_check "$lesson" "$backend"
         cat "$CHECK_LOG" >>"$log"
+        grade_tasks "${students[$s]}" "$lesson" "$CHECK_RESULT" "$GRADE_TASKS" >>"$log"
         case $CHECK_RESULT in
           pass) verdict=pass message="" ;;
           nobuild) verdict=compile-error message="does not compile: $(grep -m 1 -E 'error' "$log" || echo 'see the log')" ;;
           skip) verdict=not-run message="could not run: no usable GPU and no simulator in this build" ;;
-          *) verdict=wrong-result message=$(program_output "$lesson.exercise.$backend" "$CHECK_LOG" | grep -E '^(FAIL|TIMEOUT|CRASH)' | tail -n 1)
+          *) verdict=wrong-result message=${GRADE_NOTE:-$(program_output "$lesson.exercise.$backend" "$CHECK_LOG" | grep -E '^(FAIL|TIMEOUT|CRASH)' | tail -n 1)}
              message=${message:-wrong result} ;;
         esac
       fi

@@ -1,0 +1,127 @@
+#!/usr/bin/env bash
+# run-corpus.sh SOURCE_ROOT MODE...: grade the cheat corpus (tests/grading/cheats/) in each MODE, in
+# turn and in one work folder (the grading build is made once), and check that every submission
+# gets its verdict and reason.
+#   MODE cheats      the rules on, the sandbox where it works: expect files `expect`
+#   MODE rules-off   WORKBOOK_GRADE_RULES=off: what the verdict record and the sandbox catch
+#                    alone (`expect-rules-off`)
+#   MODE no-sandbox  the rules off and WORKBOOK_GRADE_SANDBOX=off: what the record, the fresh
+#                    copy per submission and the process groups catch alone (`expect-no-sandbox`)
+# A cheat is a folder NAME/ (the student) holding NN-slug/exercise.* and one-line files with the
+# extended regular expression its grade line must match after "NN " (e.g. "^refused: "); an
+# optional setup.sh makes what git cannot hold (links, absolute paths: $STUDENT, $SUBMISSIONS,
+# $TREE). `expect.pending` marks a cheat not caught yet: it is graded and reported, not counted.
+source "$(dirname "${BASH_SOURCE[0]}")/../workbook/lib.sh"
+shift
+[ $# -gt 0 ] || { echo "usage: $0 SOURCE_ROOT cheats|rules-off|no-sandbox..."; exit 2; }
+# A short time limit per run: the endless loop costs this much, and an orphan must add no more.
+export WORKBOOK_GRADE_TIMEOUT=6
+corpus=$SOURCE_ROOT/tests/grading/cheats
+marker=/tmp/workbook-grading-cheat-marker
+tree=$SCRATCH/tree
+copy_source_tree "$tree"
+out=$SCRATCH/out.txt
+results=$SCRATCH/results
+
+run_mode() { # MODE
+mode=$1
+unset WORKBOOK_GRADE_RULES WORKBOOK_GRADE_SANDBOX
+case $mode in
+  cheats) expect_name=expect ;;
+  rules-off) expect_name='expect-rules-off'; export WORKBOOK_GRADE_RULES=off ;;
+  no-sandbox) expect_name='expect-no-sandbox'; export WORKBOOK_GRADE_RULES=off WORKBOOK_GRADE_SANDBOX=off ;;
+  *) echo "unknown mode $mode"; exit 2 ;;
+esac
+echo "=== mode $mode"
+rm -f "$marker"
+subs=$SCRATCH/submissions-$mode
+mkdir -p "$subs"
+expect=() pending=()
+for dir in "$corpus"/*/; do
+  dir=${dir%/}
+  name=${dir##*/}
+  if [ -f "$dir/$expect_name" ]; then
+    expect[$name]=$(head -n 1 "$dir/$expect_name")
+  elif [ "$mode" = cheats ] && [ -f "$dir/expect.pending" ]; then
+    pending[$name]=$(head -n 1 "$dir/expect.pending")
+  else
+    continue
+  fi
+  mkdir -p "$subs/$name"
+  (cd "$dir" && find . -mindepth 1 -maxdepth 1 -type d -exec cp -r {} "$subs/$name/" \;)
+  [ ! -f "$dir/setup.sh" ] || STUDENT=$subs/$name SUBMISSIONS=$subs TREE=$tree bash "$dir/setup.sh"
+done
+lessons=$(cd "$subs" && find . -mindepth 2 -maxdepth 2 -type d -name '[0-9][0-9]-*' | sed 's|.*/\([0-9][0-9]\)-.*|\1|' | sort -u | paste -sd,)
+
+started=$(date +%s)
+wb "$tree" "$out" grade "$subs" --lessons "$lessons" --output "$results"
+check "grade: exit 0" status_is $? 0
+echo "grade took $(($(date +%s) - started)) s"
+
+cheat_lesson() { # STUDENT: the NN of the lesson it submitted
+  (cd "$subs/$1" && ls -d [0-9][0-9]-* | head -n 1 | cut -c1-2)
+}
+line_of() { # STUDENT: the verdict after "NN " on its grade line for its lesson
+  sed -n "s/^  $1 \{1,\}$(cheat_lesson "$1") //p" "$out" | head -n 1
+}
+runs() { [ -n "${expect[$1]:-}" ] && [[ ${expect[$1]} != "^refused"* ]]; } # STUDENT: graded and run
+for name in "${!expect[@]}"; do
+  got=$(line_of "$name")
+  if grep -q -E -- "${expect[$name]}" <<<"$got"; then
+    pass "$name: $got"
+  else
+    fail "$name: got '$got', want /${expect[$name]}/"
+  fi
+done
+for name in "${!pending[@]}"; do
+  got=$(line_of "$name")
+  if grep -q -E -- "${pending[$name]}" <<<"$got"; then
+    echo "note - $name is caught now ($got): rename its expect.pending to expect"
+  else
+    echo "pending - $name: $got (not caught yet)"
+  fi
+done
+
+# The Done-when tests.
+if runs orphan-child; then
+  # An orphaned child adds no more than the time limit: its whole grading (build included) stays
+  # under the limit plus the build's time, where the child alone would hold on for 300 s.
+  seconds=$(tr '\n' ' ' <"$results/junit.xml" | grep -o '<testcase classname="orphan-child" name="03-hello-copy" time="[0-9.]*"' | sed 's/.*time="\([0-9]*\).*/\1/')
+  check "an orphaned child adds no more than the time limit (${seconds:-?} s)" test "${seconds:-999}" -lt $((WORKBOOK_GRADE_TIMEOUT + 60))
+  check "no orphan is left running" bash -c '! pgrep -f "^$1" >/dev/null' _ "$results/work/build/bin/"
+fi
+if runs rewrite-course-files; then
+  # The grade of one submission cannot change another's: after rewrite-course-files ran (and, out
+  # of the sandbox, did rewrite its copy), the next submission's endless loop still times out, and
+  # the course files left in the work folder are the shipped ones.
+  check "one submission cannot change another's: the victim timed out" grep -q 'TIMEOUT' "$results/logs/rewrite-victim-loop/03-hello-copy.log"
+  if [ "$mode" = no-sandbox ]; then
+    check "out of the sandbox the rewrite did happen (in its own copy)" grep -q 'cheat: rewrote' "$results/logs/rewrite-course-files/03-hello-copy.log"
+  else
+    check "in the sandbox the rewrite was refused" grep -q 'cheat: could not write .*Read-only' "$results/logs/rewrite-course-files/03-hello-copy.log"
+  fi
+  check "the base copy is the shipped run-lesson.sh" cmp -s "$results/work/base/tree/shared/cmake/run-lesson.sh" "$SOURCE_ROOT/shared/cmake/run-lesson.sh"
+fi
+if runs write-outside; then
+  check "a file written outside the sandbox's /tmp does not appear" test ! -e "$marker"
+fi
+if [ "$mode" = no-sandbox ]; then
+  check "no sandbox: one warning line says so" grep -q -E '^warning: no sandbox \(WORKBOOK_GRADE_SANDBOX=off\)' "$out"
+elif "$SOURCE_ROOT/shared/workbook/sandbox.sh" --probe >/dev/null 2>&1; then
+  check "the sandbox works here: no warning" lacks "$out" "warning: no sandbox"
+fi
+if [ -n "${expect[correct]:-}" ]; then
+  check "tasks.txt: the correct submission passes every task" grep -q -E '^correct 03 3 pass$' "$results/tasks.txt"
+fi
+if [ -n "${expect[wrong-answer]:-}" ]; then
+  check "tasks.txt: the wrong answer fails a task" grep -q -E '^wrong-answer 03 [0-9]+ fail$' "$results/tasks.txt"
+fi
+}
+
+declare -A expect=() pending=()
+for mode in "$@"; do run_mode "$mode"; done
+# Where bubblewrap is missing, the probe says so in one line (grade prints it as its warning).
+probe=$(env PATH=/nonexistent /bin/bash "$SOURCE_ROOT/shared/workbook/sandbox.sh" --probe)
+check "sandbox probe without bwrap: fails" status_is $? 1
+check "sandbox probe without bwrap: says why" test "$probe" = "bwrap is not installed"
+finish
