@@ -78,6 +78,16 @@ void wb_cuda_check(cudaError_t status, const char *what, const char *file, int l
   if (status == cudaSuccess) return;
   fprintf(stderr, "%s:%d: CUDA error %s (%d): %s\n  in: %s\n", file, line, cudaGetErrorName(status),
           (int)status, cudaGetErrorString(status), what);
+#ifdef CUSIM
+  /* The simulator's message names the exercise's task where it can: the FAIL line says it too
+   * (the workbook's hint, the grader's per-task verdict). */
+  if (cusim_last_error_task() > 0) {
+    fprintf(stdout, "FAIL: CUDA error %s in task %d (the cusim: error line says why)\n",
+            cudaGetErrorName(status), cusim_last_error_task());
+    fflush(stdout);
+    exit(WB_EXIT_CUDA);
+  }
+#endif
   fprintf(stdout, "FAIL: CUDA error %s\n", cudaGetErrorName(status));
   fflush(stdout);
   exit(WB_EXIT_CUDA);

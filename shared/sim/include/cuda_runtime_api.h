@@ -152,6 +152,9 @@ cudaError_t cudaProfilerStart(void);
 /* The simulator's own (no CUDA API has it): bytes of device and managed memory allocated and
    not yet freed, so a check can tell a function that forgot a cudaFree. */
 long long cusim_device_bytes_held(void);
+/* The simulator's own: the task N of the workbook exercise that the latest "cusim: error:" line
+   names as "(task N)" (the line of the access or call at fault), or 0. */
+int cusim_last_error_task(void);
 cudaError_t cudaProfilerStop(void);
 
 #ifdef __cplusplus

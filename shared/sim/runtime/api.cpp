@@ -476,13 +476,19 @@ cudaError_t sticky() {
 }
 void report(const char *fmt, ...) {
   std::fflush(stdout);
+  char buf[4096];
   va_list ap;
   va_start(ap, fmt);
-  std::fputs("cusim: error: ", stderr);
-  std::vfprintf(stderr, fmt, ap);
-  std::fputc('\n', stderr);
-  std::fflush(stderr);
+  std::vsnprintf(buf, sizeof buf, fmt, ap);
   va_end(ap);
+  std::fprintf(stderr, "cusim: error: %s\n", buf);
+  std::fflush(stderr);
+  note_error_task(buf);
+}
+static std::atomic<int> last_error_task{0};
+void note_error_task(const char *message) {
+  const char *p = std::strstr(message, "(task ");
+  if (p) last_error_task.store(std::atoi(p + 6));
 }
 const char *kind_name(mem_kind k) {
   switch (k) {
@@ -500,6 +506,9 @@ const char *kind_name(mem_kind k) {
     return "symbol";
   }
   return "?";
+}
+extern "C" int cusim_last_error_task(void) {
+  return last_error_task.load();
 }
 extern "C" long long cusim_device_bytes_held(void) {
   std::lock_guard<std::mutex> lock(mu);

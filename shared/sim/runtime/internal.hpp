@@ -23,6 +23,7 @@ void set_sticky(cudaError_t e);
 cudaError_t sticky();
 // Prints "cusim: error: ..." on stderr (one line).
 void report(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+void note_error_task(const char *message); // remembers the "(task N)" a cusim: error: line names
 
 // ---- streams (streams.cpp) ----------------------------------------------------------------------
 // One in-order queue per stream, run lazily: only what the host waits for runs (see streams.cpp).

@@ -567,6 +567,7 @@ void begin_failure(worker *w) {
     std::lock_guard<std::mutex> lock(ex->mu);
     if (!ex->failed.load()) {
       if (!message.empty()) std::fprintf(stderr, "cusim: error: %s\n", message.c_str());
+      note_error_task(message.c_str());
       std::fflush(stderr);
       ex->err = err;
       ex->failed.store(true);
