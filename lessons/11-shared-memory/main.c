@@ -9,7 +9,8 @@
 static const wb_program program = {
     .program = "11-shared-memory",
     .summary = "a halo stencil and a tiled matrix multiply in shared memory",
-    .default_n = 4096, /* 4096 x 4096 matrices: large enough to time on a GPU */
+    .default_n = 4096,    /* 4096 x 4096 matrices: large enough to time on a GPU */
+    .sim_default_n = 256, /* one naive multiply of 4096 takes hours on the simulator */
     .min_n = 1,
     .max_n = 16384,
     .n_meaning = "matrix side; n * n floats in the stencil",

@@ -12,7 +12,8 @@
 static const wb_program program = {
     .program = "12-reductions",
     .summary = "sum a large float array four ways, and estimate pi with cuRAND",
-    .default_n = 1 << 27, /* 134 million floats (512 MiB): long enough to time on a GPU */
+    .default_n = 1 << 27,     /* 134 million floats (512 MiB): long enough to time on a GPU */
+    .sim_default_n = 1 << 22, /* 4 million: a few seconds on the simulator */
     .min_n = 1,
     .max_n = 1 << 30,
     .n_meaning = "floats summed, and points for pi",

@@ -10,11 +10,11 @@ set(WB_TEST_TIMEOUT 60 CACHE STRING "Seconds one run of a lesson program may tak
 
 # ---- Sanitizers (sim-asan, sim-race presets): the whole host build, no CUDA -------------------
 if(WB_SANITIZE STREQUAL "address")
-  add_compile_options(-fsanitize=address,undefined -fno-omit-frame-pointer -fno-sanitize-recover=undefined)
+  add_compile_options(-fsanitize=address,undefined -fno-omit-frame-pointer -g1 -fno-sanitize-recover=undefined)
   add_link_options(-fsanitize=address,undefined)
   set(WB_CUDA OFF CACHE BOOL "" FORCE)
 elseif(WB_SANITIZE STREQUAL "thread")
-  add_compile_options(-fsanitize=thread -fno-omit-frame-pointer)
+  add_compile_options(-fsanitize=thread -fno-omit-frame-pointer -g1)
   add_link_options(-fsanitize=thread)
   set(WB_CUDA OFF CACHE BOOL "" FORCE)
 elseif(NOT WB_SANITIZE STREQUAL "")

@@ -31,7 +31,7 @@ check_output() { # LABEL: reads the output on stdin
 for program in "${programs[@]}"; do
   name=${program##*/}
   [[ $skip_lessons == *" ${name:0:2} "* ]] && continue
-  for flags in "--help" "--n 1 --repeat 1" "--n 1000 --repeat 1" "--n -3" "--bogus"; do
+  for flags in "--help" "--n 1 --repeat 1" "--n 300 --repeat 1" "--n -3" "--bogus"; do
     # shellcheck disable=SC2086 # flags split on purpose
     check_output "$name $flags" < <(timeout 60 "$program" $flags 2>&1)
   done

@@ -57,11 +57,11 @@ namespace {
 constexpr uintptr_t arena_bytes = uintptr_t(1) << 40;   // 1 TiB of address space, reserved only
 constexpr uintptr_t shared_bytes = uintptr_t(64) << 30; // the top 64 GiB: shared memory
 constexpr uintptr_t global_bytes = arena_bytes - shared_bytes;
-// Blocks larger than race_max_bytes (CUSIM_RACE_MAX_MB, default 32) lie in the upper half of the
+// Blocks larger than race_max_bytes (CUSIM_RACE_MAX_MB, default 8) lie in the upper half of the
 // global part and are checked for bounds only: their race records would take six times their size,
 // and the races learners write are on counters, partial sums and shared memory, not in big arrays.
 constexpr uintptr_t big_start = global_bytes / 2;
-size_t race_max_bytes = size_t(32) << 20;
+size_t race_max_bytes = size_t(8) << 20;
 constexpr unsigned char freed_mark = 0xFE; // bounds shadow of freed memory
 constexpr size_t page = 4096;
 
@@ -77,6 +77,7 @@ std::mutex arena_mu;
 uintptr_t global_top = 0, big_top = big_start,
           shared_top = global_bytes;               // bump pointers (offsets); space is not reused
 std::unordered_map<uintptr_t, size_t> block_sizes; // offset -> bytes asked, of live blocks
+std::unordered_multimap<size_t, uintptr_t> shared_cache; // bytes -> offset, of freed shared blocks
 
 // Race-shadow offsets touched during the launch (per worker, merged when the launch ends), so the
 // next launch starts from a clean shadow without clearing all of it.
@@ -164,9 +165,22 @@ inline bool same_epoch(uint64_t a, uint64_t b) {
   return ((a ^ b) & 0xFFFFFFFFull) >> 3 == 0; // the same barrier and warp-sync counts
 }
 
-inline uint32_t code_offset(const void *pc) {
+// A cell's third word: where the writer and the reader were in the code (24-bit offsets from
+// code_base; 0: unknown) and the epoch its records belong to (16 bits). Records of an older epoch
+// are empty: a new launch, or a grid.sync(), starts a new epoch, so nothing needs clearing.
+inline uint64_t code_offset(const void *pc) {
   uintptr_t d = (uintptr_t)pc - code_base;
-  return d < UINT32_MAX ? (uint32_t)d : 0;
+  return d < (uintptr_t(1) << 24) ? d : 0;
+}
+uint64_t launch_epoch = 1; // the running launch's (1 to 0xFFFF; changed only while no block runs)
+inline uint64_t meta_epoch(uint64_t m) {
+  return m >> 48;
+}
+inline uint32_t meta_writer_pc(uint64_t m) {
+  return (uint32_t)(m & 0xFFFFFF);
+}
+inline uint32_t meta_reader_pc(uint64_t m) {
+  return (uint32_t)((m >> 24) & 0xFFFFFF);
 }
 
 enum class order { same_thread, ordered, unordered, stale };
@@ -177,11 +191,16 @@ inline order relate(uint64_t r, bool in_shared) {
   if (g == 0) return order::stale;
   uint32_t me = itls.gid1_base + cusim_tls.tid;
   if (g == me) return order::same_thread;
+  // Readers in more than one block: one of them is in another block than this thread.
+  if (r & flag_many_blocks) return order::unordered;
   uint32_t t = g - itls.gid1_base; // the other thread's index in this block, if it is in it
   if (t >= itls.nthreads) return in_shared ? order::stale : order::unordered;
   if (rec_bar(r) != (*itls.bar_gen & 0x7FFFFu)) return order::ordered;
   unsigned wi = cusim_tls.tid >> 5;
-  if ((t >> 5) == wi && rec_warp(r) != (itls.warp_gen[wi] & 0x3FFu)) return order::ordered;
+  // Readers in more than one warp: one of them is in another warp than this thread, and only a
+  // __syncthreads() orders it.
+  if ((t >> 5) == wi && rec_warp(r) != (itls.warp_gen[wi] & 0x3FFu) && !(r & flag_many_warps))
+    return order::ordered;
   return order::unordered;
 }
 
@@ -276,7 +295,10 @@ std::string memory_text(uintptr_t a, bool in_shared) {
   bool same_block = them_t < itls.nthreads && !(other & flag_many_blocks);
   bool same_warp =
       same_block && (them_t >> 5) == (cusim_tls.tid >> 5) && !(other & flag_many_warps);
-  std::string who = them == me ? std::string("other threads") : thread_text(them, !same_block);
+  std::string who = them == me ? std::string("other threads")
+                    : (other & flag_many_readers) != 0
+                        ? thread_text(them, !same_block) + " and others"
+                        : thread_text(them, !same_block);
   std::string other_at =
       them == me || other_pc == 0 ? "" : source_line((void *)(code_base + other_pc));
   std::string msg = "data race" + source_line(pc) + ": " + thread_text(me, !same_block) +
@@ -358,13 +380,15 @@ __attribute__((always_inline)) inline void check(uintptr_t a, unsigned size, boo
   if (w1 + 1 > my_hi[in_shared]) my_hi[in_shared] = w1 + 1;
   for (uintptr_t w = w0; w <= w1; ++w) {
     uint64_t *cell = race_shadow + 3 * w;
-    uint64_t writer = __atomic_load_n(&cell[0], __ATOMIC_RELAXED);
-    uint64_t reader = __atomic_load_n(&cell[1], __ATOMIC_RELAXED);
-    uint32_t *pcs = (uint32_t *)(cell + 2); // where the writer and the reader were in the code
+    uint64_t meta = __atomic_load_n(&cell[2], __ATOMIC_RELAXED);
+    bool fresh = meta_epoch(meta) == launch_epoch;
+    uint64_t writer = fresh ? __atomic_load_n(&cell[0], __ATOMIC_RELAXED) : 0;
+    uint64_t reader = fresh ? __atomic_load_n(&cell[1], __ATOMIC_RELAXED) : 0;
+    if (!fresh) meta = launch_epoch << 48;
     if (!write) {
       if (writer != 0 && relate(writer, in_shared) == order::unordered &&
           !(rec_gid1(writer) - itls.gid1_base >= itls.nthreads && (vol || writer_fenced(writer))))
-        report_race(a, size, false, writer, true, in_shared, pc, pcs[0]);
+        report_race(a, size, false, writer, true, in_shared, pc, meta_writer_pc(meta));
       uint64_t next = mine;
       if (reader != 0) {
         order o = relate(reader, in_shared);
@@ -379,9 +403,14 @@ __attribute__((always_inline)) inline void check(uintptr_t a, unsigned size, boo
           next |= reader & reader_flags;
         }
       }
-      if (next != reader) {
+      // Many readers already, in the same barrier and warp epochs, with the same spread: this read
+      // changes nothing a later write is judged by (only which reader is named).
+      bool same_spread = (reader & flag_many_readers) && (uint32_t)reader == (uint32_t)next;
+      if ((next != reader && !same_spread) || !fresh) {
+        if (!fresh) __atomic_store_n(&cell[0], 0, __ATOMIC_RELAXED);
         __atomic_store_n(&cell[1], next, __ATOMIC_RELAXED);
-        pcs[1] = code_offset(pc);
+        __atomic_store_n(&cell[2], (meta & ~(uint64_t(0xFFFFFF) << 24)) | code_offset(pc) << 24,
+                         __ATOMIC_RELAXED);
       }
     } else {
       if (reader != 0) {
@@ -391,11 +420,12 @@ __attribute__((always_inline)) inline void check(uintptr_t a, unsigned size, boo
              !(vol && rec_gid1(reader) - itls.gid1_base >= itls.nthreads)) ||
             (o == order::same_thread && (reader & flag_many_readers) && same_epoch(reader, mine) &&
              !(vol && (reader & flag_many_blocks))))
-          report_race(a, size, true, reader, false, in_shared, pc, pcs[1]);
-        __atomic_store_n(&cell[1], 0, __ATOMIC_RELAXED);
+          report_race(a, size, true, reader, false, in_shared, pc, meta_reader_pc(meta));
       }
+      if (reader != 0 || !fresh) __atomic_store_n(&cell[1], 0, __ATOMIC_RELAXED);
       if (writer != mine) __atomic_store_n(&cell[0], mine, __ATOMIC_RELAXED);
-      pcs[0] = code_offset(pc);
+      uint64_t next_meta = (meta & ~uint64_t(0xFFFFFF)) | code_offset(pc);
+      if (next_meta != meta || !fresh) __atomic_store_n(&cell[2], next_meta, __ATOMIC_RELAXED);
     }
   }
 }
@@ -429,6 +459,15 @@ void *arena_alloc(size_t size, bool shared) {
   uintptr_t off;
   {
     std::lock_guard<std::mutex> lock(arena_mu);
+    if (shared) { // a block of the same size that a worker freed at the end of a launch
+      auto it = shared_cache.find(size);
+      if (it != shared_cache.end()) {
+        off = it->second;
+        shared_cache.erase(it);
+        block_sizes[off] = size;
+        return (void *)(arena_base + off);
+      }
+    }
     bool big = !shared && asked > race_max_bytes;
     uintptr_t &top = shared ? shared_top : big ? big_top : global_top;
     uintptr_t limit = shared ? arena_bytes : big ? global_bytes : big_start;
@@ -456,11 +495,28 @@ bool arena_free(void *p) {
     if (it == block_sizes.end()) return true; // not a block's start: the caller reports it
     size = it->second;
     block_sizes.erase(it);
+    // Shared memory is kept for the next launch (its records are of an older epoch by then):
+    // a launch after a launch then costs no new pages.
+    if (off >= global_bytes && shared_cache.size() < 256) {
+      shared_cache.emplace(size, off);
+      return true;
+    }
   }
   size_t bytes = round_up(size ? size : 1, page);
   madvise(p, bytes, MADV_DONTNEED);
+  // Its race records go too (whole pages of them), so memory freed is memory given back.
+  uintptr_t rlo = round_up((uintptr_t)(race_shadow + 3 * (off / 4)), page);
+  uintptr_t rhi = (uintptr_t)(race_shadow + 3 * ((off + bytes) / 4)) / page * page;
+  if (rhi > rlo) madvise((void *)rlo, rhi - rlo, MADV_DONTNEED);
+  // And the bounds shadow's whole pages inside it: zero is "not addressable", so a use after the
+  // free is still caught; only the granules at its edges keep the freed mark (a free in a loop
+  // would otherwise keep one shadow page per 32 KiB freed, as the arena's addresses are not
+  // reused).
   mprotect(p, bytes, PROT_NONE);
   set_bounds(off, size ? size : 1, false);
+  uintptr_t blo = round_up((uintptr_t)(bounds_shadow + off / 8), page);
+  uintptr_t bhi = (uintptr_t)(bounds_shadow + (off + bytes) / 8) / page * page;
+  if (bhi > blo) madvise((void *)blo, bhi - blo, MADV_DONTNEED);
   return true;
 }
 
@@ -470,6 +526,16 @@ bool in_arena(const void *p) {
 
 void checker_launch_begin() {
   std::lock_guard<std::mutex> lock(dirty_mu);
+  if (++launch_epoch <= 0xFFFF) {
+    if (any_fenced.load()) {
+      std::lock_guard<std::mutex> fl(fenced_mu);
+      fenced.clear();
+      any_fenced.store(false);
+    }
+    return;
+  }
+  // The epochs wrapped: every record written since the last wrap is cleared for real.
+  launch_epoch = 1;
   for (int k = 0; k < 2; ++k) {
     if (dirty_hi[k] > dirty_lo[k]) {
       uintptr_t lo = (uintptr_t)(race_shadow + 3 * dirty_lo[k]) / page * page;
