@@ -84,8 +84,8 @@ static long long check_launch(const char *what, context *c, cudaError_t (*launch
   CUDA_CHECK(cudaMemset(c->d_out, 0xFF, bytes + (size_t)c->fence * sizeof(double)));
   cudaError_t status = launch(c);
   if (status != cudaSuccess) {
-    printf("%s: the launch was refused: %s: %s\n", what, cudaGetErrorName(status),
-           cudaGetErrorString(status));
+    wb_print_wrapped(stdout, NULL, "%s: the launch was refused: %s: %s\n", what,
+                     cudaGetErrorName(status), cudaGetErrorString(status));
     if (status == cudaErrorInvalidConfiguration && c->n < THREADS_PER_BLOCK)
       printf("  (n = %d is less than one block: does the block count round up?)\n", c->n);
     else if (status == cudaErrorInvalidConfiguration)

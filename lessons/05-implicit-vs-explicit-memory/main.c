@@ -118,9 +118,11 @@ static void check_and_time(way *w, const double *input, const double *want, int 
     CUDA_CHECK(cudaDeviceSynchronize());
     int late = wb_count_mismatches_f64(w->host_out, want, (size_t)n, 0.0, 0.0) == 0;
     if (late)
-      printf("way %c: the result was right only after a later cudaDeviceSynchronize(): your "
-             "function returned before the kernel had finished\n",
-             w->name[0]);
+      wb_print_wrapped(
+          stdout, NULL,
+          "way %c: the result was right only after a later cudaDeviceSynchronize(): your "
+          "function returned before the kernel had finished\n",
+          w->name[0]);
     if (w->kind == EXPLICIT_NEW_OUTPUT) free(w->host_out);
     add_row(w->name, 0, late ? "not waited for" : "no");
     return;

@@ -75,12 +75,15 @@ static void check_and_time(row *r, context *c, const double *want, const wb_args
   cudaError_t status = run_variant(c);
   r->ms = 0;
   if (status != cudaSuccess) {
-    printf("%s: %s: %s\n", r->name, cudaGetErrorName(status), cudaGetErrorString(status));
+    wb_print_wrapped(stdout, NULL, "%s: %s: %s\n", r->name, cudaGetErrorName(status),
+                     cudaGetErrorString(status));
     /* The simulator's report of two unordered operations on different streams. */
     if (c->variant == STREAMED && status == cudaErrorIllegalState)
-      printf("%s: a stream race: are each chunk's copy in, kernels and copy out all on one "
-             "stream (task 3)?\n",
-             r->name);
+      wb_print_wrapped(
+          stdout, NULL,
+          "%s: a stream race: are each chunk's copy in, kernels and copy out all on one "
+          "stream (task 3)?\n",
+          r->name);
     (void)cudaGetLastError();
     r->result = "error";
     return;
@@ -92,9 +95,11 @@ static void check_and_time(row *r, context *c, const double *want, const wb_args
     /* Was the work right but not finished? Wait for everything and look again. */
     CUDA_CHECK(cudaDeviceSynchronize());
     if (wb_count_mismatches_f64(c->host_out, want, (size_t)c->n, 0.0, 1e-14) == 0) {
-      printf("%s: the result was right only after a later cudaDeviceSynchronize(): the function "
-             "returned before its work was done (task 4?)\n",
-             r->name);
+      wb_print_wrapped(
+          stdout, NULL,
+          "%s: the result was right only after a later cudaDeviceSynchronize(): the function "
+          "returned before its work was done (task 4?)\n",
+          r->name);
       r->result = "not waited for";
     }
     return;

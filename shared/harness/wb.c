@@ -76,13 +76,15 @@ void wb_print_wrapped(FILE *out, const char *continuation, const char *fmt, ...)
 
 void wb_cuda_check(cudaError_t status, const char *what, const char *file, int line) {
   if (status == cudaSuccess) return;
-  fprintf(stderr, "%s:%d: CUDA error %s (%d): %s\n  in: %s\n", file, line, cudaGetErrorName(status),
-          (int)status, cudaGetErrorString(status), what);
+  fflush(stdout);
+  wb_print_wrapped(stderr, "  ", "%s:%d: CUDA error %s (%d): %s\n", file, line,
+                   cudaGetErrorName(status), (int)status, cudaGetErrorString(status));
+  wb_print_wrapped(stderr, "      ", "  in: %s\n", what);
 #ifdef CUSIM
   /* The simulator's message names the exercise's task where it can: the FAIL line says it too
    * (the workbook's hint, the grader's per-task verdict). */
   if (cusim_last_error_task() > 0) {
-    fprintf(stdout, "FAIL: CUDA error %s in task %d (the cusim: error line says why)\n",
+    fprintf(stdout, "FAIL: CUDA error %s in task %d (cusim: error says why)\n",
             cudaGetErrorName(status), cusim_last_error_task());
     fflush(stdout);
     exit(WB_EXIT_CUDA);

@@ -9,6 +9,8 @@
 # counts differ per machine), paths from their lessons/ or solutions/ folder on, and a line that
 # is only "..." stands for lines left out.
 set -u
+# As ./workbook runs them: the simulator wraps its own lines at 76 columns (see the workbook).
+export CUSIM_COLUMNS=76
 readme=${1:?README.md} bin_dir=${2:?bin dir}
 lesson=$(basename "$(dirname "$readme")")
 number=${lesson:0:2}

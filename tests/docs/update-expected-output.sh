@@ -6,6 +6,8 @@
 # lessons/ or solutions/ on). Blocks with "..." are left alone: edit those by hand. Review the diff
 # (timings are this machine's) and run tests/docs/check-expected-output.sh.
 set -u
+# As ./workbook runs them: the simulator wraps its own lines at 76 columns (see the workbook).
+export CUSIM_COLUMNS=76
 readme=${1:?README.md} bin=${2:?bin dir} root=$(cd "$(dirname "$0")/../.." && pwd)
 lesson=$(basename "$(dirname "$readme")")
 out=$(mktemp)

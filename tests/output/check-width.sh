@@ -11,8 +11,11 @@ set -u
 bin=${1:?bin dir} columns=${2:-80}
 skip_lessons=" ${WB_WIDTH_SKIP_LESSONS:-} " ignore=${WB_WIDTH_IGNORE:-}
 export LC_ALL=C.UTF-8
+# The simulator wraps its own lines for a person at this width (a terminal gets it by default).
+export CUSIM_COLUMNS=$columns
 shopt -s nullglob
-programs=("$bin"/[0-9][0-9]-*.{exercise,solution}.{sim,cpu})
+# The mutants (tests/mutants: wrong answers learners write) show the failure messages.
+programs=("$bin"/[0-9][0-9]-*.{exercise,solution}.{sim,cpu} "$bin"/../mutants/[0-9][0-9]-*.mutant.*)
 if [ ${#programs[@]} -eq 0 ]; then
   echo "check-width: no lesson programs in $bin"
   exit 1

@@ -79,3 +79,11 @@ hint_section() { # HINTS-FILE K
   awk -v k="$2" '/^## / { n += ($0 ~ /^## Hint [0-9]+/); on = ($0 ~ /^## Hint/ && n == k); next } on' "$1" |
     sed -e '/./,$!d' | tac | sed -e '/./,$!d' | tac
 }
+
+# unwrap FILE: the simulator's messages as one line each (it wraps them for a person, indenting
+# each continuation line by two spaces; the workbook shows them behind "  | ").
+unwrap() {
+  awk '/^  \|   [^ ]/ && prev != "" { sub(/^  \| +/, " "); prev = prev $0; next }
+       { if (NR > 1) print prev; prev = $0 } END { print prev }' "$1"
+}
+export -f unwrap

@@ -22,7 +22,10 @@ for attempt in 1 2 3; do
   wb "$tree" "$out" check 08
   check "check $attempt (no atomic): exit 1" status_is $? 1
   check "check $attempt (no atomic): reports the data race" contains "$out" "data race at"
-  check "check $attempt (no atomic): names task 4 and the atomic" grep -q -E "data race at [^ ]*:[0-9]+ \(task 4\).*atomic" "$out"
+  check "check $attempt (no atomic): names task 4 and the atomic" \
+    bash -c 'unwrap "$1" | grep -q -E "data race at [^ ]*:[0-9]+ \(task 4\).*atomic"' _ "$out"
+  check "check $attempt (no atomic): every line fits 80 columns" \
+    bash -c '! LC_ALL=C.UTF-8 grep -q -E "^.{81}" "$1"' _ "$out"
 done
 cp "$solution" "$exercise"
 wb "$tree" "$out" check 08

@@ -475,14 +475,12 @@ cudaError_t sticky() {
   return sticky_error;
 }
 void report(const char *fmt, ...) {
-  std::fflush(stdout);
   char buf[4096];
   va_list ap;
   va_start(ap, fmt);
   std::vsnprintf(buf, sizeof buf, fmt, ap);
   va_end(ap);
-  std::fprintf(stderr, "cusim: error: %s\n", buf);
-  std::fflush(stderr);
+  print_message("cusim: error: ", buf);
   note_error_task(buf);
 }
 static std::atomic<int> last_error_task{0};
@@ -605,13 +603,13 @@ int launch_begin(const dim3 &grid, const dim3 &block, size_t shared, cudaStream_
   if (why[0]) {
     rt::report("invalid configuration in the launch of kernel '%s' at %s:%d: %s "
                "(cudaErrorInvalidConfiguration)",
-               name, file, line, why);
+               name, rt::base_name(file), line, why);
     rt::set_error(cudaErrorInvalidConfiguration);
     return 1;
   }
   if (!rt::valid_stream(stream)) {
-    rt::report("launch of kernel '%s' at %s:%d: stream %p is not a live stream", name, file, line,
-               (void *)stream);
+    rt::report("launch of kernel '%s' at %s:%d: stream %p is not a live stream", name,
+               rt::base_name(file), line, (void *)stream);
     rt::set_error(cudaErrorInvalidResourceHandle);
     return 1;
   }
@@ -625,14 +623,14 @@ bool check_pointer_arg(const void *p, int index, const char *name, const char *f
     rt::report("kernel '%s' launched at %s:%d: argument %d (%p) points into device memory that was "
                "already freed; "
                "on a GPU the kernel would fail with an illegal memory access",
-               name, file, line, index, p);
+               name, rt::base_name(file), line, index, p);
   } else {
     rt::report("kernel '%s' launched at %s:%d: argument %d (%p) is a host pointer, not memory from "
                "cudaMalloc, cudaMallocManaged or cudaHostAlloc. Copy the data to device memory "
                "and pass the device pointer. (Most GPUs fail with an illegal memory access; one "
                "that can read pageable memory (HMM, cudaDevAttrPageableMemoryAccess = 1) runs it, "
                "slowly. The simulator is stricter and always refuses it.)",
-               name, file, line, index, p);
+               name, rt::base_name(file), line, index, p);
   }
   return false;
 }

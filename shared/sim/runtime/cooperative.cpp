@@ -61,7 +61,7 @@ std::string where_running() {
   char buf[512];
   if (!current_context(0, &c)) return "a kernel";
   std::snprintf(buf, sizeof buf, "kernel '%s' (launched at %s:%d), block (%u,%u,%u)", c.kernel,
-                c.file, c.line, c.block.x, c.block.y, c.block.z);
+                base_name(c.file), c.line, c.block.x, c.block.y, c.block.z);
   return buf;
 }
 

@@ -56,10 +56,10 @@ void on_fault(int sig, siginfo_t *info, void *) {
   std::fflush(stdout);
   int len =
       std::snprintf(msg, sizeof msg,
-                    "cusim: error: %s in kernel '%s' (launched at %s:%d), "
+                    "%s in kernel '%s' (launched at %s:%d), "
                     "block (%u,%u,%u), thread (%u,%u,%u): ",
-                    sig == SIGBUS ? "bus error" : "segmentation fault", c.kernel, c.file, c.line,
-                    c.block.x, c.block.y, c.block.z, c.thread.x, c.thread.y, c.thread.z);
+                    sig == SIGBUS ? "bus error" : "segmentation fault", c.kernel, base_name(c.file),
+                    c.line, c.block.x, c.block.y, c.block.z, c.thread.x, c.thread.y, c.thread.z);
   if (len < 0 || (size_t)len >= sizeof msg) len = 0;
   if (c.in_guard) {
     std::snprintf(msg + len, sizeof msg - len,
@@ -80,7 +80,9 @@ void on_fault(int sig, siginfo_t *info, void *) {
                     info->si_addr);
     }
   }
-  say(msg);
+  static char wrapped[2048]; // the alternate stack is small; one fault at a time ends the process
+  format_message(wrapped, sizeof wrapped, "cusim: error: ", msg, message_columns());
+  say(wrapped);
   say("cusim: error: cudaErrorIllegalAddress: an illegal memory access was encountered\n");
   _exit(3);
 }

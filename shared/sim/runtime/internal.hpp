@@ -21,9 +21,21 @@ cudaError_t set_error(cudaError_t e);
 // returns it, as on a GPU, until cudaDeviceReset.
 void set_sticky(cudaError_t e);
 cudaError_t sticky();
-// Prints "cusim: error: ..." on stderr (one line).
+// Prints "cusim: error: ..." on stderr (one line, or wrapped: see messages.cpp).
 void report(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 void note_error_task(const char *message); // remembers the "(task N)" a cusim: error: line names
+
+// ---- messages (messages.cpp) -------------------------------------------------------------------
+// The columns to wrap the simulator's lines at (0: one line per message), fixed at start-up.
+int message_columns();
+// Writes HEAD then TEXT into OUT (at most CAP bytes, NUL-terminated), wrapped at COLUMNS with
+// continuation lines indented by two spaces, and a final newline; allocates nothing (the crash
+// handler uses it). Returns the length.
+size_t format_message(char *out, size_t cap, const char *head, const char *text, int columns);
+// Flushes stdout, then prints HEAD and TEXT on stderr, wrapped as message_columns() says.
+void print_message(const char *head, const char *text);
+// The file name without its folders (allocates nothing).
+const char *base_name(const char *path);
 
 // ---- streams (streams.cpp) ----------------------------------------------------------------------
 // One in-order queue per stream, run lazily: only what the host waits for runs (see streams.cpp).

@@ -514,7 +514,7 @@ std::string fmt3(uint3 v) {
 std::string where(block_impl *b) {
   char buf[512];
   std::snprintf(buf, sizeof buf, "kernel '%s' (launched at %s:%d), block %s", b->k->name,
-                b->k->file, b->k->line, fmt3(b->idx).c_str());
+                base_name(b->k->file), b->k->line, fmt3(b->idx).c_str());
   return buf;
 }
 
@@ -566,9 +566,8 @@ void begin_failure(worker *w) {
   {
     std::lock_guard<std::mutex> lock(ex->mu);
     if (!ex->failed.load()) {
-      if (!message.empty()) std::fprintf(stderr, "cusim: error: %s\n", message.c_str());
+      if (!message.empty()) print_message("cusim: error: ", message.c_str());
       note_error_task(message.c_str());
-      std::fflush(stderr);
       ex->err = err;
       ex->failed.store(true);
     }
@@ -1343,9 +1342,11 @@ void assert_check(const char *expr, const char *file, int line, const char *func
   if (b == nullptr) __assert_fail(expr, file, (unsigned)line, function);
   rt::begin_failure(b->w);
   uint3 bi = cusim_tls.block_idx, ti = cusim_tls.thread_idx;
-  std::fflush(stdout);
-  std::fprintf(stderr, "%s:%d: %s: block: [%u,%u,%u], thread: [%u,%u,%u] Assertion `%s` failed.\n",
-               file, line, function, bi.x, bi.y, bi.z, ti.x, ti.y, ti.z, expr);
+  char text[1024]; // a GPU's own wording, wrapped like the simulator's lines
+  std::snprintf(text, sizeof text,
+                "%s:%d: %s: block: [%u,%u,%u], thread: [%u,%u,%u] Assertion `%s` failed.", file,
+                line, function, bi.x, bi.y, bi.z, ti.x, ti.y, ti.z, expr);
+  rt::print_message("", text);
   rt::abort_block(b, cudaErrorAssert, "device-side assert failed in " + rt::where(b));
 }
 
