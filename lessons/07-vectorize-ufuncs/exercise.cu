@@ -43,18 +43,20 @@ int ufunc_blocks(long long n) {
 /* The ufuncs the driver calls: one kernel per type signature. */
 // ---- task 2: one kernel per signature ---------------------------------------------------------
 // TODO: replace these three stand-ins by three lines that use UFUNC2_CUDA: add_f32 and
-//       seed_expression_f32 on float, seed_expression_i32 on int (the names the driver calls are
-//       in lesson.h). A kernel is compiled for one type; a second type needs a second kernel.
+//       original_expression_f32 on float, original_expression_i32 on int (the names the driver
+//       calls are in lesson.h). A kernel is compiled for one type; a second type needs a second
+//       kernel.
 cudaError_t add_f32_on_device(const float *d_a, const float *d_b, float *d_out, long long n) {
   (void)d_a, (void)d_b, (void)d_out, (void)n;
   return cudaSuccess;
 }
-cudaError_t seed_expression_f32_on_device(const float *d_a, const float *d_b, float *d_out,
-                                          long long n) {
+cudaError_t original_expression_f32_on_device(const float *d_a, const float *d_b, float *d_out,
+                                              long long n) {
   (void)d_a, (void)d_b, (void)d_out, (void)n;
   return cudaSuccess;
 }
-cudaError_t seed_expression_i32_on_device(const int *d_a, const int *d_b, int *d_out, long long n) {
+cudaError_t original_expression_i32_on_device(const int *d_a, const int *d_b, int *d_out,
+                                              long long n) {
   (void)d_a, (void)d_b, (void)d_out, (void)n;
   return cudaSuccess;
 }

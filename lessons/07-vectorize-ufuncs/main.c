@@ -1,6 +1,6 @@
 /* Lesson 07 driver: checks your GPU ufuncs against the serial CPU loops made from the same scalar
  * functions, then times the serial loop, the OpenMP loop, the kernel alone and the kernel with
- * its copies (what the seed's timer measured). You do not need to edit this file. */
+ * its copies (what the Python original's timer measured). You do not need to edit this file. */
 #include "lesson.h"
 
 #include <limits.h>
@@ -13,7 +13,7 @@ _Static_assert(sizeof(int) == sizeof(float), "the float and int passes share buf
 static const wb_program program = {
     .program = "07-vectorize-ufuncs",
     .summary = "one scalar function, three loops: serial C, OpenMP, CUDA",
-    .default_n = 320000000, /* the seed's vectorAdd size */
+    .default_n = 320000000, /* the Python original's vectorAdd size */
     .sim_default_n = 10000000,
     .min_n = 1,
     .max_n = 2000000000,
@@ -116,7 +116,8 @@ static void print_figures(const wb_args *args, const wb_device *device, const ch
   c->cpu = serial;
   wb_print_figure(args, "GPU kernel only", wb_time_cuda_ms(run_kernel, c, 1, args->repeat), bytes,
                   device, serial_ms);
-  /* Copies are timed on the host clock, as the seed did: the last copy waits for everything. */
+  /* Copies are timed on the host clock, as the Python original did: the last copy waits for
+   * everything. */
   wb_print_figure(args, "GPU copies + kernel",
                   wb_time_host_ms(run_copies_and_kernel, c, 1, args->repeat), bytes, NULL,
                   serial_ms);
@@ -160,20 +161,21 @@ int main(int argc, char **argv) {
   wb_info(&args, "check 1: add_f32 on the GPU equals the serial C loop exactly: %s\n",
           wrong_add ? "no" : "yes");
 
-  /* Check 2: the seed's expression, float32, within the tolerance explained above. */
-  seed_expression_f32_serial(a, b, want, n);
-  run_on_device_f32(seed_expression_f32_on_device, d_a, d_b, d_out, got, n);
-  size_t wrong_expression =
-      wb_compare_f32("seed_expression_f32", got, want, (size_t)n, expression_atol, expression_rtol);
-  wb_info(&args,
-          "check 2: seed_expression_f32 on the GPU matches the serial C loop (atol %g, rtol %g): "
-          "%s\n",
-          expression_atol, expression_rtol, wrong_expression ? "no" : "yes");
+  /* Check 2: the Python original's expression, float32, within the tolerance explained above. */
+  original_expression_f32_serial(a, b, want, n);
+  run_on_device_f32(original_expression_f32_on_device, d_a, d_b, d_out, got, n);
+  size_t wrong_expression = wb_compare_f32("original_expression_f32", got, want, (size_t)n,
+                                           expression_atol, expression_rtol);
+  wb_info(
+      &args,
+      "check 2: original_expression_f32 on the GPU matches the serial C loop (atol %g, rtol %g): "
+      "%s\n",
+      expression_atol, expression_rtol, wrong_expression ? "no" : "yes");
   if (!wrong_expression)
     wb_info(&args, "         largest difference: %lld ulp (a GPU may fuse multiply-adds)\n",
             (long long)largest_ulp_difference(got, want, n));
 
-  /* Check 3: the host-array path, everything the seed's timer saw. */
+  /* Check 3: the host-array path, everything the Python original's timer saw. */
   add_f32_serial(a, b, want, n);
   memset(got, 0xFF, bytes);
   size_t wrong_from_host = 0;
@@ -200,9 +202,9 @@ int main(int argc, char **argv) {
   /* Check 4: the OpenMP loops (made by the same macro) agree with the serial ones. */
   add_f32_openmp(a, b, got, n);
   size_t wrong_openmp = wb_compare_f32("add_f32_openmp", got, want, (size_t)n, 0.0, 0.0);
-  seed_expression_f32_serial(a, b, want, n);
-  seed_expression_f32_openmp(a, b, got, n);
-  wrong_openmp += wb_compare_f32("seed_expression_f32_openmp", got, want, (size_t)n, 0.0, 0.0);
+  original_expression_f32_serial(a, b, want, n);
+  original_expression_f32_openmp(a, b, got, n);
+  wrong_openmp += wb_compare_f32("original_expression_f32_openmp", got, want, (size_t)n, 0.0, 0.0);
   wb_info(&args, "check 4: the OpenMP loops (%d threads) equal the serial loops: %s\n", threads,
           wrong_openmp ? "no" : "yes");
 
@@ -213,18 +215,18 @@ int main(int argc, char **argv) {
   wb_fill_i32(b_int, (size_t)n, args.seed + 0x5eed, -INT_INPUT_LIMIT, INT_INPUT_LIMIT);
   CUDA_CHECK(cudaMemcpy(d_a_int, a_int, bytes, cudaMemcpyHostToDevice));
   CUDA_CHECK(cudaMemcpy(d_b_int, b_int, bytes, cudaMemcpyHostToDevice));
-  seed_expression_i32_serial(a_int, b_int, want_int, n);
+  original_expression_i32_serial(a_int, b_int, want_int, n);
   CUDA_CHECK(cudaMemset(d_out_int, 0xFF, bytes));
-  CUDA_CHECK(seed_expression_i32_on_device(d_a_int, d_b_int, d_out_int, n));
+  CUDA_CHECK(original_expression_i32_on_device(d_a_int, d_b_int, d_out_int, n));
   CUDA_CHECK(cudaDeviceSynchronize());
   CUDA_CHECK(cudaMemcpy(got_int, d_out_int, bytes, cudaMemcpyDeviceToHost));
-  size_t wrong_int = wb_compare_i32("seed_expression_i32", got_int, want_int, (size_t)n);
+  size_t wrong_int = wb_compare_i32("original_expression_i32", got_int, want_int, (size_t)n);
   long long largest = 0;
   for (long long i = 0; i < n; ++i) {
     long long magnitude = llabs((long long)want_int[i]);
     if (magnitude > largest) largest = magnitude;
   }
-  wb_info(&args, "check 5: seed_expression_i32 on the GPU equals the serial C loop: %s\n",
+  wb_info(&args, "check 5: original_expression_i32 on the GPU equals the serial C loop: %s\n",
           wrong_int ? "no" : "yes");
   wb_info(&args, "         inputs in [-%d, %d], largest |result| %lld (INT_MAX is %d)\n",
           INT_INPUT_LIMIT, INT_INPUT_LIMIT, largest, INT_MAX);
@@ -235,10 +237,10 @@ int main(int argc, char **argv) {
     timing_context context = {a, b, got, d_a, d_b, d_out, n, add_f32_on_device, add_f32_serial};
     print_figures(&args, &device, "vector add, float32 (3 arrays move through memory):", &context,
                   add_f32_openmp, threads, 1);
-    context.gpu = seed_expression_f32_on_device;
-    context.cpu = seed_expression_f32_serial;
-    print_figures(&args, &device, "seed expression, float32:", &context, seed_expression_f32_openmp,
-                  threads, 0);
+    context.gpu = original_expression_f32_on_device;
+    context.cpu = original_expression_f32_serial;
+    print_figures(&args, &device, "the original's expression, float32:", &context,
+                  original_expression_f32_openmp, threads, 0);
   }
 
   CUDA_CHECK(cudaFree(d_a_buffer));
@@ -249,10 +251,11 @@ int main(int argc, char **argv) {
   free(want_buffer);
   free(got_buffer);
   if (wrong_add) return wb_finish(0, "add_f32_on_device is wrong (tasks 1 and 2)");
-  if (wrong_expression) return wb_finish(0, "seed_expression_f32_on_device is wrong (tasks 1, 2)");
+  if (wrong_expression)
+    return wb_finish(0, "original_expression_f32_on_device is wrong (tasks 1, 2)");
   if (wrong_from_host) return wb_finish(0, "add_f32_from_host did not fill out (task 3)");
   if (kept > 0) return wb_finish(0, "add_f32_from_host does not free its device memory (task 3)");
   if (wrong_openmp) return wb_finish(0, "the OpenMP loops disagree with the serial loops");
-  if (wrong_int) return wb_finish(0, "seed_expression_i32_on_device is wrong (task 2)");
+  if (wrong_int) return wb_finish(0, "original_expression_i32_on_device is wrong (task 2)");
   return wb_finish(1, NULL);
 }

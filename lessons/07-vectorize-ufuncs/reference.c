@@ -6,8 +6,8 @@
 #include <omp.h>
 
 UFUNC2_CPU(add_f32, float, add_f32)
-UFUNC2_CPU(seed_expression_f32, float, seed_expression_f32)
-UFUNC2_CPU(seed_expression_i32, int, seed_expression_i32)
+UFUNC2_CPU(original_expression_f32, float, original_expression_f32)
+UFUNC2_CPU(original_expression_i32, int, original_expression_i32)
 
 int cpu_set_threads(int threads) {
   if (threads > 0) omp_set_num_threads(threads);

@@ -26,13 +26,13 @@
 
 /* ---- The scalar functions: written once, used by every loop ---------------------------------- */
 
-/* The seed's vectorAdd, signature float32(float32, float32). */
+/* The Python original's vectorAdd, signature float32(float32, float32). */
 static inline __host__ __device__ float add_f32(float a, float b) {
   return a + b;
 }
 
-/* The seed's PyCUDA expression, signature float32(float32, float32). */
-static inline __host__ __device__ float seed_expression_f32(float a, float b) {
+/* The Python original's PyCUDA expression, signature float32(float32, float32). */
+static inline __host__ __device__ float original_expression_f32(float a, float b) {
   return (a * 10.0f + 2.0f) * ((b + 2.0f) * 10.0f - 5.0f) * 5.0f;
 }
 
@@ -40,7 +40,7 @@ static inline __host__ __device__ float seed_expression_f32(float a, float b) {
  * needs a second name: that is Numba's "one compiled version per signature", made visible. Signed
  * overflow is undefined behaviour in C and CUDA C: with |a|, |b| <= 2000 every intermediate stays
  * below 2^31 - 1 (see the README), and the driver keeps its inputs in that range. */
-static inline __host__ __device__ int seed_expression_i32(int a, int b) {
+static inline __host__ __device__ int original_expression_i32(int a, int b) {
   return (a * 10 + 2) * ((b + 2) * 10 - 5) * 5;
 }
 

@@ -61,6 +61,9 @@ cudaError_t run_managed_prefetched(const double *in, double *out, int n) {
   struct cudaMemLocation host = {cudaMemLocationTypeHost, 0};
   /* Whole arrays at once, ahead of the kernel, instead of one page fault at a time. */
   if ((status = cudaMemPrefetchAsync(in, bytes, gpu, 0, 0)) != cudaSuccess) return status;
+  /* out too, though the kernel only writes it: its pages were last touched on the host (the
+   * driver filled them), and a GPU moves such a page, old contents and all, at the first write
+   * that faults on it. One bulk move beats thousands of faults; neither is free (see README). */
   if ((status = cudaMemPrefetchAsync(out, bytes, gpu, 0, 0)) != cudaSuccess) return status;
   if ((status = add_two_launch(in, out, n, 0)) != cudaSuccess) return status;
   /* Queued behind the kernel on the same stream, so it moves the finished result. */

@@ -41,8 +41,8 @@ int ufunc_blocks(long long n) {
 /* The ufuncs the driver calls: one kernel per type signature. */
 // ---- task 2: one kernel per signature ---------------------------------------------------------
 UFUNC2_CUDA(add_f32, float, add_f32)
-UFUNC2_CUDA(seed_expression_f32, float, seed_expression_f32)
-UFUNC2_CUDA(seed_expression_i32, int, seed_expression_i32)
+UFUNC2_CUDA(original_expression_f32, float, original_expression_f32)
+UFUNC2_CUDA(original_expression_i32, int, original_expression_i32)
 // ---- end of task 2 ----------------------------------------------------------------------------
 
 /* Everything the Python original's timer around vectorAdd(A, B) measured, spelled out. */
