@@ -14,7 +14,7 @@
 namespace cusim {
 namespace rt {
 
-// ---- errors (api.cpp) ---------------------------------------------------------------------------
+// ---- errors (device.cpp) ------------------------------------------------------------------------
 // Records e as the calling thread's last error (when it is one) and returns it.
 cudaError_t set_error(cudaError_t e);
 // A sticky execution error (illegal address, assert, barrier divergence...): every later call
@@ -75,7 +75,7 @@ cudaError_t query_event(cudaEvent_t e); // runs one operation; cudaSuccess when 
 void wait_event(cudaStream_t stream, cudaEvent_t e);
 bool valid_stream(cudaStream_t s);
 
-// ---- memory registry (api.cpp) ------------------------------------------------------------------
+// ---- memory registry (memory.cpp) ---------------------------------------------------------------
 enum class mem_kind { device, managed, pinned, registered, pool, symbol };
 const char *kind_name(mem_kind k);
 struct lookup {
@@ -98,7 +98,7 @@ size_t max_dynamic_shared();
 
 namespace cusim {
 namespace rt {
-// ---- crash reports (crash.cpp, with hooks in scheduler.cpp and api.cpp) -------------------------
+// ---- crash reports (crash.cpp, with hooks in scheduler.cpp and the API) -------------------------
 // What the calling worker thread is running, for a fault at address `fault`.
 struct running_context {
   const char *kernel = nullptr;
@@ -121,7 +121,7 @@ void install_crash_handler();
 
 namespace cusim {
 namespace rt {
-// ---- the memory checker (instrument.cpp, with hooks in scheduler.cpp and api.cpp)
+// ---- the memory checker (instrument.cpp, with hooks in scheduler.cpp and the API)
 // ---------------- What the checker knows of the simulated thread that runs on this worker.
 struct instr_thread {
   bool on = false;        // a block of a launch runs here
@@ -146,7 +146,7 @@ void checker_flush_worker();
 // End the running block with the checker's message (scheduler.cpp).
 [[noreturn]] void race_failed(const char *message);
 [[noreturn]] void bounds_failed(const char *message);
-// ---- cooperative launches (cooperative.cpp, with hooks in scheduler.cpp and api.cpp) -----------
+// ---- cooperative launches (cooperative.cpp, with hooks in scheduler.cpp and the API) -----------
 // A cooperative launch runs each block on a worker of its own, so all are resident at once, and
 // grid.sync() is a barrier of those workers.
 struct grid_barrier;

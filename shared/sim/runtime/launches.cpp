@@ -1,0 +1,107 @@
+// Launches: the checks of a launch's configuration and pointer arguments, and its submission to
+// its stream (the scheduler runs it when the host waits for that stream).
+#include "api_state.hpp"
+
+#include <cstdio>
+
+namespace cusim {
+// ---- launches -----------------------------------------------------------------------------------
+
+namespace detail {
+
+int launch_begin(const dim3 &grid, const dim3 &block, size_t shared, cudaStream_t stream,
+                 const char *name, const char *file, int line) {
+  if (rt::sticky() != cudaSuccess) {
+    rt::set_error(rt::sticky());
+    return 1;
+  }
+  char why[256] = "";
+  unsigned long long threads = (unsigned long long)block.x * block.y * block.z;
+  if (block.x == 0 || block.y == 0 || block.z == 0)
+    std::snprintf(why, sizeof why,
+                  "a block of %u x %u x %u threads is empty (every dimension must be at least 1)",
+                  block.x, block.y, block.z);
+  else if (block.x > 1024 || block.y > 1024 || block.z > 64)
+    std::snprintf(why, sizeof why,
+                  "block dimensions (%u, %u, %u) exceed the limits (1024, 1024, 64)", block.x,
+                  block.y, block.z);
+  else if (threads > 1024)
+    std::snprintf(
+        why, sizeof why,
+        "a block of %u x %u x %u = %llu threads exceeds the limit of 1024 threads per block",
+        block.x, block.y, block.z, threads);
+  else if (grid.x == 0 || grid.y == 0 || grid.z == 0)
+    std::snprintf(why, sizeof why,
+                  "a grid of %u x %u x %u blocks is empty (every dimension must be at least 1)",
+                  grid.x, grid.y, grid.z);
+  else if (grid.x > 2147483647u || grid.y > 65535 || grid.z > 65535)
+    std::snprintf(why, sizeof why,
+                  "grid dimensions (%u, %u, %u) exceed the limits (2147483647, 65535, 65535)",
+                  grid.x, grid.y, grid.z);
+  else if (shared > rt::max_dynamic_shared())
+    std::snprintf(
+        why, sizeof why,
+        "%zu bytes of dynamic shared memory exceed the limit of %zu bytes per block (raise it with "
+        "cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, bytes))",
+        shared, rt::max_dynamic_shared());
+  if (why[0]) {
+    rt::report("invalid configuration in the launch of kernel '%s' at %s:%d: %s "
+               "(cudaErrorInvalidConfiguration)",
+               name, rt::base_name(file), line, why);
+    rt::set_error(cudaErrorInvalidConfiguration);
+    return 1;
+  }
+  if (!rt::valid_stream(stream)) {
+    rt::report("launch of kernel '%s' at %s:%d: stream %p is not a live stream", name,
+               rt::base_name(file), line, (void *)stream);
+    rt::set_error(cudaErrorInvalidResourceHandle);
+    return 1;
+  }
+  return 0;
+}
+
+bool check_pointer_arg(const void *p, int index, const char *name, const char *file, int line) {
+  rt::lookup l = rt::find(p);
+  if (l.live) return true;
+  if (l.freed) {
+    rt::report("kernel '%s' launched at %s:%d: argument %d (%p) points into device memory that was "
+               "already freed; "
+               "on a GPU the kernel would fail with an illegal memory access",
+               name, rt::base_name(file), line, index, p);
+  } else {
+    rt::report("kernel '%s' launched at %s:%d: argument %d (%p) is a host pointer, not memory from "
+               "cudaMalloc, cudaMallocManaged or cudaHostAlloc. Copy the data to device memory "
+               "and pass the device pointer. (Most GPUs fail with an illegal memory access; one "
+               "that can read pageable memory (HMM, cudaDevAttrPageableMemoryAccess = 1) runs it, "
+               "slowly. The simulator is stricter and always refuses it.)",
+               name, rt::base_name(file), line, index, p);
+  }
+  return false;
+}
+
+void launch_submit(kernel_base *k, bool pointers_ok) {
+  k->cooperative = rt::cooperative_launch_requested();
+  if (!pointers_ok) {
+    cudaStream_t stream = k->stream;
+    delete k;
+    rt::enqueue(stream, [] { rt::set_sticky(cudaErrorIllegalAddress); });
+    return;
+  }
+  rt::enqueue(k->stream, [k] {
+    if (rt::sticky() == cudaSuccess) {
+      cudaError_t e = rt::run_kernel(k);
+      if (e != cudaSuccess) rt::set_sticky(e);
+    }
+    delete k;
+  });
+}
+
+void register_symbol(const void *addr, size_t size) {
+  std::lock_guard<std::mutex> lock(rt::mu);
+  auto it = rt::live.find((uintptr_t)addr);
+  if (it == rt::live.end())
+    rt::live[(uintptr_t)addr] = rt::allocation{size, rt::mem_kind::symbol, 0, nullptr};
+}
+
+} // namespace detail
+} // namespace cusim

@@ -1,0 +1,212 @@
+// The runtime API's streams and events: handles, synchronization, queries, host functions,
+// event records and elapsed times. Their queues and ordering are in streams.cpp.
+#include "api_state.hpp"
+
+#include <chrono>
+#include <cstdio>
+
+namespace cusim {
+namespace rt {
+namespace api {
+std::set<cudaStream_t> streams;
+std::set<cudaEvent_t> events;
+
+// A device-wide wait (cudaDeviceSynchronize, cudaFree): every stream runs to its end.
+void sync_all() {
+  run_queue();
+  after_sync();
+}
+
+// A blocking call on the legacy default stream (cudaMemcpy, cudaMemset): it waits for the
+// blocking streams' earlier work, not for cudaStreamNonBlocking streams.
+void sync_blocking() {
+  sync_legacy();
+  after_sync();
+}
+} // namespace api
+
+namespace {
+uint64_t now_ns() {
+  return (uint64_t)std::chrono::duration_cast<std::chrono::nanoseconds>(
+             std::chrono::steady_clock::now().time_since_epoch())
+      .count();
+}
+
+} // namespace
+
+bool valid_stream(cudaStream_t s) {
+  if (s == nullptr || s == cudaStreamLegacy || s == cudaStreamPerThread) return true;
+  std::lock_guard<std::mutex> lock(mu);
+  return streams.count(s) != 0;
+}
+
+} // namespace rt
+} // namespace cusim
+
+using namespace cusim::rt;
+using cusim::rt::set_error;
+
+extern "C" {
+
+// ---- streams ----
+
+cudaError_t cudaStreamCreateWithPriority(cudaStream_t *pStream, unsigned int flags, int priority) {
+  if (!pStream || flags > 1) return set_error(cudaErrorInvalidValue);
+  std::lock_guard<std::mutex> lock(mu);
+  CUSIM_CHECK_STICKY();
+  cudaStream_t s = new CUstream_st{flags, priority};
+#if defined(CUSIM_ASAN)
+  __lsan_ignore_object(s); // as on a GPU, an undestroyed stream goes away with the process
+#endif
+  streams.insert(s);
+  stream_created(s, flags);
+  *pStream = s;
+  return cudaSuccess;
+}
+cudaError_t cudaStreamCreateWithFlags(cudaStream_t *pStream, unsigned int flags) {
+  return cudaStreamCreateWithPriority(pStream, flags, 0);
+}
+cudaError_t cudaStreamCreate(cudaStream_t *pStream) {
+  return cudaStreamCreateWithPriority(pStream, 0, 0);
+}
+cudaError_t cudaStreamDestroy(cudaStream_t stream) {
+  if (stream == nullptr || stream == cudaStreamLegacy || stream == cudaStreamPerThread)
+    return set_error(cudaErrorInvalidResourceHandle);
+  std::lock_guard<std::mutex> lock(mu);
+  if (!streams.erase(stream)) {
+    report("cudaStreamDestroy(%p): not a live stream (destroyed twice?)", (void *)stream);
+    return set_error(cudaErrorInvalidResourceHandle);
+  }
+  // Work already queued on it still runs (CUDA finishes it); the handle is freed now.
+  stream_destroyed(stream);
+  delete stream;
+  return cudaSuccess;
+}
+cudaError_t cudaStreamSynchronize(cudaStream_t stream) {
+  if (!valid_stream(stream)) return set_error(cudaErrorInvalidResourceHandle);
+  sync_stream(stream);
+  after_sync();
+  return set_error(sticky());
+}
+cudaError_t cudaStreamQuery(cudaStream_t stream) {
+  if (!valid_stream(stream)) return set_error(cudaErrorInvalidResourceHandle);
+  cudaError_t e = query_stream(stream);
+  if (sticky() != cudaSuccess) return set_error(sticky());
+  return e;
+}
+cudaError_t cudaStreamWaitEvent(cudaStream_t stream, cudaEvent_t event, unsigned int) {
+  if (!valid_stream(stream)) return set_error(cudaErrorInvalidResourceHandle);
+  std::lock_guard<std::mutex> lock(mu);
+  if (!events.count(event)) return set_error(cudaErrorInvalidResourceHandle);
+  wait_event(stream, event); // later work on the stream comes after the record
+  return cudaSuccess;
+}
+cudaError_t cudaStreamGetPriority(cudaStream_t s, int *priority) {
+  if (!priority || !valid_stream(s)) return set_error(cudaErrorInvalidValue);
+  *priority = (s == nullptr || s == cudaStreamLegacy || s == cudaStreamPerThread) ? 0 : s->priority;
+  return cudaSuccess;
+}
+cudaError_t cudaStreamGetFlags(cudaStream_t s, unsigned int *flags) {
+  if (!flags || !valid_stream(s)) return set_error(cudaErrorInvalidValue);
+  *flags = (s == nullptr || s == cudaStreamLegacy || s == cudaStreamPerThread) ? 0 : s->flags;
+  return cudaSuccess;
+}
+cudaError_t cudaLaunchHostFunc(cudaStream_t stream, cudaHostFn_t fn, void *userData) {
+  if (!fn) return set_error(cudaErrorInvalidValue);
+  if (!valid_stream(stream)) return set_error(cudaErrorInvalidResourceHandle);
+  enqueue(stream, [fn, userData] {
+    if (sticky() == cudaSuccess) fn(userData);
+  });
+  return cudaSuccess;
+}
+cudaError_t cudaStreamAddCallback(cudaStream_t stream, cudaStreamCallback_t callback,
+                                  void *userData, unsigned int flags) {
+  if (!callback || flags != 0) return set_error(cudaErrorInvalidValue);
+  if (!valid_stream(stream)) return set_error(cudaErrorInvalidResourceHandle);
+  enqueue(stream, [stream, callback, userData] { callback(stream, sticky(), userData); });
+  return cudaSuccess;
+}
+
+// ---- events ----
+
+cudaError_t cudaEventCreateWithFlags(cudaEvent_t *event, unsigned int flags) {
+  if (!event || (flags & ~0x7u)) return set_error(cudaErrorInvalidValue);
+  std::lock_guard<std::mutex> lock(mu);
+  CUSIM_CHECK_STICKY();
+  cudaEvent_t e = new CUevent_st{flags, false, false, 0};
+#if defined(CUSIM_ASAN)
+  __lsan_ignore_object(e); // as on a GPU, an undestroyed event goes away with the process
+#endif
+  events.insert(e);
+  *event = e;
+  return cudaSuccess;
+}
+cudaError_t cudaEventCreate(cudaEvent_t *event) {
+  return cudaEventCreateWithFlags(event, 0);
+}
+cudaError_t cudaEventRecordWithFlags(cudaEvent_t event, cudaStream_t stream, unsigned int) {
+  if (!valid_stream(stream)) return set_error(cudaErrorInvalidResourceHandle);
+  std::lock_guard<std::mutex> lock(mu);
+  CUSIM_CHECK_STICKY();
+  if (!events.count(event)) {
+    report("cudaEventRecord(%p): not a live event (created with cudaEventCreate?)", (void *)event);
+    return set_error(cudaErrorInvalidResourceHandle);
+  }
+  event->recorded = true;
+  event->completed = false;
+  // The timestamp is taken when the queue reaches the record, so that events time the work.
+  event_recorded(event, enqueue(stream, [event] {
+                   std::lock_guard<std::mutex> l2(mu);
+                   if (events.count(event)) {
+                     event->ns = now_ns();
+                     event->completed = true;
+                   }
+                 }));
+  return cudaSuccess;
+}
+cudaError_t cudaEventRecord(cudaEvent_t event, cudaStream_t stream) {
+  return cudaEventRecordWithFlags(event, stream, 0);
+}
+cudaError_t cudaEventSynchronize(cudaEvent_t event) {
+  {
+    std::lock_guard<std::mutex> lock(mu);
+    if (!events.count(event)) return set_error(cudaErrorInvalidResourceHandle);
+  }
+  sync_event(event);
+  after_sync();
+  return set_error(sticky());
+}
+cudaError_t cudaEventQuery(cudaEvent_t event) {
+  {
+    std::lock_guard<std::mutex> lock(mu);
+    if (!events.count(event)) return set_error(cudaErrorInvalidResourceHandle);
+  }
+  cudaError_t e = query_event(event);
+  if (sticky() != cudaSuccess) return set_error(sticky());
+  return e;
+}
+cudaError_t cudaEventElapsedTime(float *ms, cudaEvent_t start, cudaEvent_t end) {
+  if (!ms) return set_error(cudaErrorInvalidValue);
+  std::lock_guard<std::mutex> lock(mu);
+  CUSIM_CHECK_STICKY();
+  if (!events.count(start) || !events.count(end)) return set_error(cudaErrorInvalidResourceHandle);
+  if ((start->flags | end->flags) & cudaEventDisableTiming)
+    return set_error(cudaErrorInvalidResourceHandle);
+  if (!start->recorded || !end->recorded) return set_error(cudaErrorInvalidResourceHandle);
+  if (!start->completed || !end->completed) return set_error(cudaErrorNotReady);
+  *ms = (float)((double)((int64_t)end->ns - (int64_t)start->ns) / 1e6);
+  return cudaSuccess;
+}
+cudaError_t cudaEventDestroy(cudaEvent_t event) {
+  std::lock_guard<std::mutex> lock(mu);
+  if (!events.erase(event)) {
+    report("cudaEventDestroy(%p): not a live event (destroyed twice?)", (void *)event);
+    return set_error(cudaErrorInvalidResourceHandle);
+  }
+  // A record still in the queue checks events before touching it, so the event can go now.
+  event_forgotten(event);
+  delete event;
+  return cudaSuccess;
+}
+
+} // extern "C"
