@@ -121,6 +121,14 @@ int main(int argc, char **argv) {
     std::printf("before sync: %g\n", m[0]);
     cudaDeviceSynchronize();
     std::printf("after sync: %g\n", m[0]);
+  } else if (!std::strcmp(c, "leak")) {
+    // Device memory never freed: listed at exit by the line that allocated it (a GPU says nothing).
+    float *kept[2], *managed, *freed;
+    for (int i = 0; i < 2; ++i) cudaMalloc(&kept[i], 1000); // leak-line
+    cudaMallocManaged(&managed, 24);
+    cudaMalloc(&freed, 64);
+    cudaFree(freed);
+    std::printf("returning from main\n");
   } else {
     std::fprintf(stderr, "usage: diagnostics CASE\n");
     return 2;

@@ -57,6 +57,7 @@ struct allocation {
   mem_kind kind;
   unsigned flags;
   cudaMemPool_t pool;
+  const void *site = nullptr; // the program's call that allocated it (for the leak report)
 };
 extern std::map<uintptr_t, allocation> live;  // base -> allocation
 extern std::map<uintptr_t, allocation> freed; // recently freed, for "already freed" messages

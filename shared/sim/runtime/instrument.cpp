@@ -211,53 +211,6 @@ bool writer_fenced(uint64_t r) {
 }
 
 // ---- reports ------------------------------------------------------------------------------------
-// The task of the workbook's exercise that holds line `line` of `path` ("// ---- task N" opens a
-// task, "// ---- end of task N" closes it), or 0.
-int task_at(const std::string &path, long line) {
-  FILE *f = std::fopen(path.c_str(), "r");
-  if (!f) return 0;
-  char buf[4096];
-  int task = 0;
-  for (long n = 1; n <= line && std::fgets(buf, sizeof buf, f); ++n) {
-    const char *p = std::strstr(buf, "---- ");
-    if (!p) continue;
-    int k = 0;
-    if (std::sscanf(p, "---- end of task %d", &k) == 1)
-      task = 0;
-    else if (std::sscanf(p, "---- task %d", &k) == 1)
-      task = k;
-  }
-  std::fclose(f);
-  return task;
-}
-
-// " at file:line (task N)" for a code address in the program, or "" (addr2line, error path only).
-std::string source_line(const void *pc) {
-  Dl_info info;
-  if (!pc || !dladdr(pc, &info) || !info.dli_fname) return "";
-  uintptr_t rel = (uintptr_t)pc - 1 - (uintptr_t)info.dli_fbase; // the call, not the return
-  char cmd[1024];
-  std::snprintf(cmd, sizeof cmd, "addr2line -e '%s' 0x%" PRIxPTR " 2>/dev/null", info.dli_fname,
-                rel);
-  std::string out;
-  if (FILE *f = popen(cmd, "r")) {
-    char buf[1024];
-    if (std::fgets(buf, sizeof buf, f)) out = buf;
-    pclose(f);
-  }
-  while (!out.empty() && (out.back() == '\n' || out.back() == ' ')) out.pop_back();
-  size_t paren = out.find(" (discriminator");
-  if (paren != std::string::npos) out.resize(paren);
-  size_t colon = out.rfind(':');
-  if (out.empty() || out[0] == '?' || colon == std::string::npos) return "";
-  long line = std::strtol(out.c_str() + colon + 1, nullptr, 10);
-  if (line <= 0) return "";
-  std::string path = out.substr(0, colon);
-  size_t slash = out.rfind('/');
-  std::string text = " at " + (slash == std::string::npos ? out : out.substr(slash + 1));
-  if (int task = task_at(path, line)) text += " (task " + std::to_string(task) + ")";
-  return text;
-}
 
 std::string thread_text(uint32_t gid1, bool with_block) {
   uint32_t g = gid1 - 1;

@@ -25,6 +25,13 @@ cudaError_t sticky();
 void report(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 void note_error_task(const char *message); // remembers the "(task N)" a cusim: error: line names
 
+// ---- leaks (leaks.cpp) -------------------------------------------------------------------------
+// The program's call that is allocating (an API entry sets it from its return address; the
+// allocation takes it). At exit, device, managed and pool memory never freed is listed by the call
+// that allocated it, as compute-sanitizer --leak-check full does; CUSIM_LEAK_CHECK=0 turns it off.
+extern thread_local const void *alloc_site;
+void watch_for_leaks(); // the first allocation registers the report at exit
+
 // ---- messages (messages.cpp) -------------------------------------------------------------------
 // The columns to wrap the simulator's lines at (0: one line per message), fixed at start-up.
 int message_columns();
@@ -36,6 +43,11 @@ size_t format_message(char *out, size_t cap, const char *head, const char *text,
 void print_message(const char *head, const char *text);
 // The file name without its folders (allocates nothing).
 const char *base_name(const char *path);
+// The task of the workbook exercise that holds line LINE of PATH ("// ---- task N" ... "// ---- end
+// of task N"), or 0.
+int task_at(const std::string &path, long line);
+// " at file:line (task N)" for a code address in the program, or "" (addr2line: error paths only).
+std::string source_line(const void *pc, bool outside_simulator = false);
 
 // ---- streams (streams.cpp) ----------------------------------------------------------------------
 // One in-order queue per stream, run lazily: only what the host waits for runs (see streams.cpp).

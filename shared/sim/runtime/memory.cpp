@@ -60,7 +60,9 @@ lookup find_locked(const void *p) {
 void add_live(void *p, size_t size, mem_kind kind, unsigned flags, cudaMemPool_t pool) {
   uintptr_t a = (uintptr_t)p;
   freed.erase(a);
-  live[a] = allocation{size, kind, flags, pool};
+  live[a] = allocation{size, kind, flags, pool, alloc_site};
+  alloc_site = nullptr;
+  watch_for_leaks();
 }
 
 // Device memory is host memory. Large blocks are mapped on their own, 2 MiB aligned (huge pages
@@ -352,21 +354,26 @@ static cudaError_t alloc_common(void **ptr, size_t size, mem_kind kind, unsigned
 }
 
 cudaError_t cudaMalloc(void **devPtr, size_t size) {
+  alloc_site = __builtin_return_address(0);
   return alloc_common(devPtr, size, mem_kind::device, 0, "cudaMalloc");
 }
 cudaError_t cudaMallocManaged(void **devPtr, size_t size, unsigned int flags) {
+  alloc_site = __builtin_return_address(0);
   if (flags != cudaMemAttachGlobal && flags != cudaMemAttachHost)
     return set_error(cudaErrorInvalidValue);
   return alloc_common(devPtr, size, mem_kind::managed, flags, "cudaMallocManaged");
 }
 cudaError_t cudaMallocHost(void **ptr, size_t size) {
+  alloc_site = nullptr; // host memory: not listed
   return alloc_common(ptr, size, mem_kind::pinned, 0, "cudaMallocHost");
 }
 cudaError_t cudaHostAlloc(void **pHost, size_t size, unsigned int flags) {
+  alloc_site = nullptr;
   if (flags & ~0x7u) return set_error(cudaErrorInvalidValue);
   return alloc_common(pHost, size, mem_kind::pinned, flags, "cudaHostAlloc");
 }
 cudaError_t cudaMallocPitch(void **devPtr, size_t *pitch, size_t width, size_t height) {
+  alloc_site = __builtin_return_address(0);
   if (!pitch) return set_error(cudaErrorInvalidValue);
   size_t p = (width + 511) / 512 * 512;
   if (p == 0) p = 512;
@@ -424,6 +431,7 @@ cudaError_t cudaFreeHost(void *ptr) {
 }
 
 cudaError_t cudaHostRegister(void *ptr, size_t size, unsigned int flags) {
+  alloc_site = nullptr;
   if (!ptr || size == 0 || (flags & ~0xFu)) return set_error(cudaErrorInvalidValue);
   std::lock_guard<std::mutex> lock(mu);
   CUSIM_CHECK_STICKY();

@@ -1,14 +1,17 @@
 // The simulator's own lines ("cusim: error: ...") and how wide they are. A message is one line for
 // tools and tests, and wrapped for a person: CUSIM_COLUMNS=N wraps at N columns (0: never);
 // without it, a terminal on stderr gets 80 columns and a pipe or file one line per message. The
-// workbook sets CUSIM_COLUMNS=80, so what a learner reads through it fits 80 columns too.
+// workbook sets CUSIM_COLUMNS=76 (it quotes program output behind "  | ").
 // Continuation lines are indented by two spaces. Formatting allocates nothing, so the crash
 // handler can use it on its alternate stack.
 #include "internal.hpp"
 
+#include <cinttypes>
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
+#include <dlfcn.h>
+#include <string>
 #include <unistd.h>
 
 namespace cusim {
@@ -110,6 +113,69 @@ const char *base_name(const char *path) {
   if (!path) return "?";
   const char *slash = std::strrchr(path, '/');
   return slash ? slash + 1 : path;
+}
+} // namespace rt
+} // namespace cusim
+
+// ---- where in the learner's code ----------------------------------------------------------------
+namespace cusim {
+namespace rt {
+// The task of the workbook's exercise that holds line `line` of `path` ("// ---- task N" opens a
+// task, "// ---- end of task N" closes it), or 0.
+int task_at(const std::string &path, long line) {
+  FILE *f = std::fopen(path.c_str(), "r");
+  if (!f) return 0;
+  char buf[4096];
+  int task = 0;
+  for (long n = 1; n <= line && std::fgets(buf, sizeof buf, f); ++n) {
+    const char *p = std::strstr(buf, "---- ");
+    if (!p) continue;
+    int k = 0;
+    if (std::sscanf(p, "---- end of task %d", &k) == 1)
+      task = 0;
+    else if (std::sscanf(p, "---- task %d", &k) == 1)
+      task = k;
+  }
+  std::fclose(f);
+  return task;
+}
+
+// " at file:line (task N)" for a code address in the program, or "" (addr2line, error path only).
+std::string source_line(const void *pc, bool outside_simulator) {
+  Dl_info info;
+  if (!pc || !dladdr(pc, &info) || !info.dli_fname) return "";
+  uintptr_t rel = (uintptr_t)pc - 1 - (uintptr_t)info.dli_fbase; // the call, not the return
+  char cmd[1024];
+  std::snprintf(cmd, sizeof cmd, "addr2line -i -e '%s' 0x%" PRIxPTR " 2>/dev/null", info.dli_fname,
+                rel);
+  // With -i the innermost inlined place comes first, the function it was inlined into last.
+  // Outside the simulator: the first place not in its own headers (the cudaMalloc template,
+  // inlined into the learner's code, then names the learner's line).
+  std::string out;
+  if (FILE *f = popen(cmd, "r")) {
+    char buf[1024];
+    while (std::fgets(buf, sizeof buf, f)) {
+      if (out.empty()) out = buf;
+      if (!outside_simulator) break;
+      if (!std::strstr(buf, "/sim/include/")) {
+        out = buf;
+        break;
+      }
+    }
+    pclose(f);
+  }
+  while (!out.empty() && (out.back() == '\n' || out.back() == ' ')) out.pop_back();
+  size_t paren = out.find(" (discriminator");
+  if (paren != std::string::npos) out.resize(paren);
+  size_t colon = out.rfind(':');
+  if (out.empty() || out[0] == '?' || colon == std::string::npos) return "";
+  long line = std::strtol(out.c_str() + colon + 1, nullptr, 10);
+  if (line <= 0) return "";
+  std::string path = out.substr(0, colon);
+  size_t slash = out.rfind('/');
+  std::string text = " at " + (slash == std::string::npos ? out : out.substr(slash + 1));
+  if (int task = task_at(path, line)) text += " (task " + std::to_string(task) + ")";
+  return text;
 }
 } // namespace rt
 } // namespace cusim
