@@ -530,6 +530,12 @@ void wb_device_open(wb_device *device) {
     (void)cudaGetLastError();
   }
   device->peak_gbps = 2.0 * memory_clock_khz * 1e3 * (bus_width_bits / 8.0) / 1e9;
+  /* Linux's HMM with NVIDIA's open kernel modules: a kernel may read pageable (malloc) memory. */
+  if (cudaDeviceGetAttribute(&device->pageable_access, cudaDevAttrPageableMemoryAccess, 0) !=
+      cudaSuccess) {
+    device->pageable_access = 0;
+    (void)cudaGetLastError();
+  }
   cudaDriverGetVersion(&device->driver_version);
   cudaRuntimeGetVersion(&device->runtime_version);
 }
@@ -566,6 +572,10 @@ void wb_print_header(const wb_program *program, const wb_device *device, const w
     wb_print_wrapped(
         stdout, "  ", "device: %s (compute capability %d.%d, %d SMs, peak %.0f GB/s)\n",
         device->name, device->major, device->minor, device->multiprocessors, device->peak_gbps);
+  if (!device->is_simulator && device->pageable_access)
+    wb_print_wrapped(stdout, NULL,
+                     "  (this GPU reads pageable host memory (HMM): a kernel given a malloc pointer"
+                     " runs, slowly, a page at a time; the simulator refuses it)\n");
   wb_print_wrapped(stdout, "  ", "size: n = %lld (%s), seed %llu, median of %d\n", args->n,
                    program->n_meaning, (unsigned long long)args->seed, args->repeat);
   if (args->sim_sized)

@@ -165,6 +165,8 @@ typedef struct {
   int multiprocessors;
   double peak_gbps; /* theoretical peak memory bandwidth, GB/s (0 when unknown) */
   size_t global_bytes;
+  int pageable_access; /* 1: the GPU reads malloc memory itself (HMM;
+                          cudaDevAttrPageableMemoryAccess) */
   int driver_version, runtime_version;
 } wb_device;
 
