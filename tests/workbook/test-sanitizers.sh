@@ -19,6 +19,12 @@ check "07 i <= n, --asan: exit 1" status_is $? 1
 check "07 i <= n, --asan: AddressSanitizer's report" grep -q -E "AddressSanitizer: (heap-buffer-overflow|SEGV|unknown-crash)" "$out"
 check "07 i <= n, --asan: says it is AddressSanitizer" contains "$out" "under AddressSanitizer"
 check "--asan: its own build folder" test -f "$tree/build-asan/CMakeCache.txt"
+wb "$tree" "$out" run 07 --asan -- --n 1000 --repeat 1
+check "run 07 --asan (i <= n): fails" bash -c '[ "$1" -ne 0 ]' _ $?
+check "run 07 --asan: says it runs under AddressSanitizer" contains "$out" "on the CPU simulator under AddressSanitizer"
+check "run 07 --asan: AddressSanitizer's report" grep -q -E "AddressSanitizer: (heap-buffer-overflow|SEGV|unknown-crash)" "$out"
+wb "$tree" "$out" run 07 --asan --race
+check "run --asan --race: exit 2" status_is $? 2
 cp "$SOURCE_ROOT/solutions/$l07/solution.cu" "$tree/lessons/$l07/exercise.cu"
 wb "$tree" "$out" check 07 --asan
 check "07 solution, --asan: exit 0" status_is $? 0
