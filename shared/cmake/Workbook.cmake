@@ -133,6 +133,11 @@ function(workbook_lesson)
         endif()
         target_link_libraries(${target} PRIVATE OpenMP::OpenMP_C)
       endif()
+      # The learner's build: `cmake --build build` makes what the learner's ctest runs, not the
+      # solutions (the workbook builds one by name for `run NN --solution`).
+      if(WB_TESTS STREQUAL "learner" AND variant STREQUAL "solution")
+        set_target_properties(${target} PROPERTIES EXCLUDE_FROM_ALL ON)
+      endif()
       workbook_warnings(${target})
       workbook_keep_asserts(${target})
       set_target_properties(${target} PROPERTIES

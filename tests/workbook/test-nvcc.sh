@@ -42,6 +42,10 @@ if command -v nvcc >/dev/null; then
   (cd "$tree/build" && timeout 600 ctest --output-on-failure) >"$out" 2>&1
   check "plain ctest in the workbook's build folder passes (step 3 of the README)" status_is $? 0
   check "plain ctest ran nvcc's check" grep -q -E "$lesson\\.exercise\\.nvcc .*Passed" "$out"
+  (cd "$tree/build" && timeout 600 cmake --build . -j 2) >"$out" 2>&1
+  check "the README's cmake --build builds" status_is $? 0
+  check "... no solution (only what the learner's ctest runs)" \
+    bash -c '! ls "$1"/bin/*.solution.* >/dev/null 2>&1' _ "$tree/build"
   sed 's/^/    | /' "$out"
 else
   echo "skip - nvcc is not on PATH: the checks with the toolkit did not run"
