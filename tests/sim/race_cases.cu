@@ -103,6 +103,23 @@ __global__ void after_free(float *p) {
   p[threadIdx.x] = 2.0f;
 }
 
+__global__ void shared_uninit(int *out) { // reads a slot no thread wrote (the block has 32 threads)
+  __shared__ int tile[64];
+  tile[threadIdx.x] = (int)threadIdx.x;
+  __syncthreads();
+  out[threadIdx.x] = tile[threadIdx.x + 32];
+}
+__global__ void shared_uninit_own(int *out) { // reads its own slot before writing it
+  __shared__ int acc[32];
+  acc[threadIdx.x] += 1;
+  out[threadIdx.x] = acc[threadIdx.x];
+}
+__global__ void shared_blocks_reuse(int *out) { // every block writes, syncs, then reads: fine
+  __shared__ int tile[32];
+  tile[threadIdx.x] = (int)(blockIdx.x * 32 + threadIdx.x);
+  __syncthreads();
+  out[blockIdx.x * 32 + threadIdx.x] = tile[31 - threadIdx.x];
+}
 static int finish(const char *name, bool right) {
   cudaError_t e = cudaDeviceSynchronize();
   if (e != cudaSuccess) {
@@ -207,6 +224,21 @@ int main(int argc, char **argv) {
     cudaFree(a);
     after_free<<<1, 64>>>(a);
     return finish(c, true);
+  }
+  if (!std::strcmp(c, "shared_uninit")) {
+    shared_uninit<<<1, 32>>>(out);
+    return finish(c, true);
+  }
+  if (!std::strcmp(c, "shared_uninit_own")) {
+    shared_uninit_own<<<1, 32>>>(out);
+    return finish(c, true);
+  }
+  if (!std::strcmp(c, "shared_blocks_reuse")) {
+    shared_blocks_reuse<<<8, 32>>>(out);
+    cudaDeviceSynchronize();
+    bool right = true;
+    for (int i = 0; i < 256; ++i) right = right && out[i] == (i / 32) * 32 + 31 - i % 32;
+    return finish(c, right);
   }
   std::fprintf(stderr, "race_cases: unknown case '%s'\n", c);
   return 2;

@@ -307,6 +307,34 @@ std::string memory_text(uintptr_t a, bool in_shared) {
   bounds_failed(msg.c_str());
 }
 
+// ---- reads of __shared__ memory no thread of the block wrote ------------------------------------
+// Shared memory starts each block with whatever was there (the simulator fills it with 0xFF). A
+// read of a word whose last writer is not a thread of this block is remembered, and reported at
+// the block's next __syncthreads() or its end: a missing barrier between another thread's write and
+// this read is then reported as the data race it is (the write comes later, in the same interval),
+// and only a word nobody writes first is reported here. One per block.
+struct uninit_read {
+  bool set = false;
+  unsigned size = 0, tid = 0, bar_gen = 0;
+  uintptr_t a = 0;
+  const void *pc = nullptr;
+};
+__thread uninit_read pending_uninit;
+
+[[noreturn]] __attribute__((cold, noinline)) void report_uninit() {
+  uninit_read r = pending_uninit;
+  pending_uninit.set = false;
+  char buf[160];
+  std::snprintf(buf, sizeof buf, " reads %u bytes at 0x%" PRIxPTR, r.size, r.a);
+  std::string msg = "read of uninitialized __shared__ memory" + source_line(r.pc) + ": " +
+                    thread_text(itls.gid1_base + r.tid, false) + buf +
+                    " that no thread of its block wrote first (shared memory starts each block "
+                    "with what an earlier block left there; the simulator fills it with 0xFF "
+                    "bytes): write it before reading it, with a __syncthreads() between when "
+                    "another thread writes it";
+  race_failed(msg.c_str());
+}
+
 // ---- the check of one access --------------------------------------------------------------------
 __attribute__((always_inline)) inline void check(uintptr_t a, unsigned size, bool write,
                                                  const void *pc, bool atomic = false,
@@ -314,6 +342,8 @@ __attribute__((always_inline)) inline void check(uintptr_t a, unsigned size, boo
   uintptr_t off = a - arena_base;
   if (__builtin_expect(off >= arena_bytes || arena_base == 0, 1)) return;
   if (!itls.on || cusim_tls.blk == nullptr) return; // host code, or the runtime between blocks
+  if (__builtin_expect(pending_uninit.set, 0) && *itls.bar_gen != pending_uninit.bar_gen)
+    report_uninit(); // a barrier passed and no race explained the read
   // Bounds: each granule the access touches must be addressable up to the bytes it uses.
   uintptr_t end = off + size;
   for (uintptr_t g = off / 8; g * 8 < end; ++g) {
@@ -342,6 +372,10 @@ __attribute__((always_inline)) inline void check(uintptr_t a, unsigned size, boo
       if (writer != 0 && relate(writer, in_shared) == order::unordered &&
           !(rec_gid1(writer) - itls.gid1_base >= itls.nthreads && (vol || writer_fenced(writer))))
         report_race(a, size, false, writer, true, in_shared, pc, meta_writer_pc(meta));
+      if (in_shared && !pending_uninit.set &&
+          (writer == 0 || rec_gid1(writer) - itls.gid1_base >= itls.nthreads) &&
+          running_grid() == nullptr) // (a grid.sync() starts a new epoch: records are gone)
+        pending_uninit = {true, size, cusim_tls.tid, *itls.bar_gen, a, pc};
       uint64_t next = mine;
       if (reader != 0) {
         order o = relate(reader, in_shared);
@@ -505,8 +539,13 @@ void checker_launch_begin() {
   }
 }
 
+void checker_block_end() {
+  if (__builtin_expect(pending_uninit.set, 0)) report_uninit();
+}
+
 void checker_worker_done() {
   itls.on = false;
+  pending_uninit.set = false; // (a block that failed leaves its read unreported)
   checker_flush_worker();
 }
 
@@ -684,6 +723,7 @@ bool in_arena(const void *) {
 }
 void checker_launch_begin() {}
 void checker_worker_done() {}
+void checker_block_end() {}
 void checker_flush_worker() {}
 } // namespace rt
 } // namespace cusim

@@ -152,6 +152,9 @@ bool arena_free(void *p); // false when p is not in the arena
 bool in_arena(const void *p);
 void checker_launch_begin(); // a launch starts: the race records of the last one are dropped
 void checker_worker_done();  // this worker runs no more blocks of the launch
+// A block ends (all its threads done): a read of __shared__ memory no thread of it wrote, not yet
+// reported, ends the launch with its message.
+void checker_block_end();
 // The race records this worker's blocks made so far join the launch's (before a grid.sync(), whose
 // last block to arrive then drops them all with checker_launch_begin(): the grid is ordered).
 void checker_flush_worker();

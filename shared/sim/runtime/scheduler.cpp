@@ -1037,6 +1037,7 @@ void block_end(block *bb) {
 #if defined(CUSIM_TSAN)
   __tsan_acquire(&b->end_sync);
 #endif
+  rt::checker_block_end();
   if (rt::start_block(w)) return;
   rt::switch_to(w, w->current, &w->native, true);
   std::abort();
