@@ -11,6 +11,10 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+
+#ifdef CUSIM
+#include <cusim_profile.h> /* the profiler behind wb_profile_* */
+#endif
 #include <time.h>
 #include <unistd.h>
 
@@ -616,4 +620,49 @@ int wb_finish(int passed, const char *reason) {
   fflush(stdout);
   wb_verdict_write(passed, reason);
   return passed ? WB_EXIT_PASS : WB_EXIT_FAIL;
+}
+
+/* ---- The simulator's profiler -------------------------------------------------------------- */
+
+void wb_profile_start(void) {
+#ifdef CUSIM
+  cusim_profile_begin();
+#endif
+}
+
+int wb_profile_stop(const char *kernel, wb_profile *out) {
+  memset(out, 0, sizeof *out);
+#ifdef CUSIM
+  struct cusim_profile_counts c;
+  if (!cusim_profile_end(kernel, &c)) return 0;
+  out->available = 1;
+  out->launches = c.launches;
+  out->global_load_requests = c.global_load_requests;
+  out->global_load_sectors = c.global_load_sectors;
+  out->global_load_ideal_sectors = c.global_load_ideal_sectors;
+  out->global_store_requests = c.global_store_requests;
+  out->global_store_sectors = c.global_store_sectors;
+  out->global_store_ideal_sectors = c.global_store_ideal_sectors;
+  out->shared_requests = c.shared_load_requests + c.shared_store_requests;
+  out->bank_conflicts = c.bank_conflicts;
+  out->active_lanes = c.requests ? (double)c.active_lanes / (double)c.requests : 0.0;
+  out->atomics = c.atomics;
+  out->barriers = c.barriers;
+  out->occupancy = c.occupancy;
+  return 1;
+#else
+  (void)kernel;
+  return 0;
+#endif
+}
+
+const char *wb_profile_unavailable(void) {
+#ifdef CUSIM
+  return cusim_profile_available() ? ""
+                                   : "profile counts need the simulator's instrumentation "
+                                     "(CUSIM_MEMCHECK is off)";
+#else
+  return "profile counts are not available on a GPU (the simulator counts them; "
+         "ncu measures them): the check falls back to timing";
+#endif
 }

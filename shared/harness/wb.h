@@ -189,6 +189,33 @@ void wb_info(const wb_args *args, const char *fmt, ...) __attribute__((format(pr
 /* Print "PASS" or "FAIL: reason" as the last line and return the exit code (0 or 1). */
 int wb_finish(int passed, const char *reason);
 
+/* ---- The simulator's profiler ---------------------------------------------------------------
+ * Counts of what a GPU does with a kernel's memory accesses, for checks such as "the tiled
+ * transpose is coalesced" or "the padded tile has no bank conflicts". The CPU simulator counts
+ * them exactly (Nsight Compute's definitions, docs/architecture.md); on a GPU they are not
+ * available, and a check falls back to timing. */
+typedef struct {
+  int available; /* 1: counted; 0: not available (a GPU build, or no instrumentation) */
+  unsigned long long launches;
+  /* Global memory: warp requests and the 32-byte sectors they touched; the ideal is the fewest
+   * sectors that hold the distinct bytes asked for (a coalesced access is at the ideal). */
+  unsigned long long global_load_requests, global_load_sectors, global_load_ideal_sectors;
+  unsigned long long global_store_requests, global_store_sectors, global_store_ideal_sectors;
+  /* Shared memory: warp requests, and the wavefronts past one per 128 distinct bytes. */
+  unsigned long long shared_requests, bank_conflicts;
+  double active_lanes; /* per request, 0 to 32 (32: no divergence) */
+  unsigned long long atomics, barriers;
+  double occupancy; /* theoretical, 0 to 1, of the last launch on an H100 */
+} wb_profile;
+
+/* Starts counting: wb_profile_stop sums the launches made after this call. */
+void wb_profile_start(void);
+/* Waits for the device and fills *out with the counts of the launches of `kernel` (its name;
+ * NULL: all kernels) since wb_profile_start. Returns out->available. */
+int wb_profile_stop(const char *kernel, wb_profile *out);
+/* Why the counts are not available (one line), or "" when they are. */
+const char *wb_profile_unavailable(void);
+
 #ifdef __cplusplus
 }
 #endif

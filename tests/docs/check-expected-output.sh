@@ -4,7 +4,8 @@
 # A lesson README's "expected output" must be what the program prints. Every fenced block whose
 # first line is a command of the form
 #     $ ./workbook run NN [--solution] [-- FLAGS...]
-# is checked: the lesson's simulator (or CPU) program runs with FLAGS, and each line of the block
+# (or `profile`: the program runs with the profiler on, CUSIM_PROFILE=1, and --repeat 1 when no
+# FLAGS are given, as the workbook runs it) is checked: the lesson's simulator (or CPU) program runs with FLAGS, and each line of the block
 # must appear in its output, in order. Numbers are compared as "a number" (timings and core
 # counts differ per machine), paths from their lessons/ or solutions/ folder on, and a line that
 # is only "..." stands for lines left out.
@@ -26,11 +27,15 @@ normalize() {
 blocks=0 failures=0
 block=() in_block=0
 check_block() {
-  local command=${block[0]} variant=exercise flags="" backend
-  [[ $command =~ ^\$\ \./workbook\ run\ ([0-9][0-9])(\ --solution)?(\ --\ (.*))?$ ]] || return 0
-  [ "${BASH_REMATCH[1]}" = "$number" ] || { echo "$readme: block runs lesson ${BASH_REMATCH[1]}"; failures=$((failures + 1)); return; }
-  [ -n "${BASH_REMATCH[2]}" ] && variant=solution
-  flags=${BASH_REMATCH[4]}
+  local command=${block[0]} variant=exercise flags="" backend profile=0
+  [[ $command =~ ^\$\ \./workbook\ (run|profile)\ ([0-9][0-9])(\ --solution)?(\ --\ (.*))?$ ]] || return 0
+  [ "${BASH_REMATCH[2]}" = "$number" ] || { echo "$readme: block runs lesson ${BASH_REMATCH[2]}"; failures=$((failures + 1)); return; }
+  [ -n "${BASH_REMATCH[3]}" ] && variant=solution
+  flags=${BASH_REMATCH[5]}
+  if [ "${BASH_REMATCH[1]}" = profile ]; then
+    profile=1
+    [ -n "$flags" ] || flags="--repeat 1"
+  fi
   blocks=$((blocks + 1))
   local program=""
   for backend in sim cpu; do
@@ -43,7 +48,7 @@ check_block() {
   fi
   # shellcheck disable=SC2086 # FLAGS are split on purpose
   local output
-  output=$(timeout 300 "$program" $flags 2>&1 | normalize)
+  output=$(CUSIM_PROFILE=$profile timeout 300 "$program" $flags 2>&1 | normalize)
   local want line position=0 missing=""
   local -a got_lines
   mapfile -t got_lines <<<"$output"
@@ -61,7 +66,7 @@ check_block() {
     echo "$readme: the block '${command}' shows a line the program does not print (in that order):"
     echo "    $missing"
     echo "  the program printed:"
-    timeout 300 "$program" $flags 2>&1 | sed 's/^/    | /' | head -60
+    CUSIM_PROFILE=$profile timeout 300 "$program" $flags 2>&1 | sed 's/^/    | /' | head -60
     failures=$((failures + 1))
   else
     echo "ok: ${command}"

@@ -352,6 +352,7 @@ __attribute__((always_inline)) inline void check(uintptr_t a, unsigned size, boo
     uintptr_t last = std::min<uintptr_t>(end, g * 8 + 8) - g * 8; // bytes used in this granule
     if (v == freed_mark || v < last) report_bounds(a, size, write, pc);
   }
+  if (__builtin_expect(prof_on, 0)) profile_access(a, size, write, pc, atomic, off >= global_bytes);
   if (atomic) return;
   if (off - big_start < global_bytes - big_start) return; // a big block: bounds only
   if (itls.gid1_base == 0) return; // grid too large to number its threads in 32 bits

@@ -175,3 +175,16 @@ grid_barrier *running_grid();
 [[noreturn]] void fail_running_block(cudaError_t err, const char *message);
 } // namespace rt
 } // namespace cusim
+
+namespace cusim {
+namespace rt {
+// ---- the profiler (profile.cpp, fed by instrument.cpp's check(), hooks in scheduler.cpp) -------
+extern bool prof_on; // counting: read on every checked access, so it costs one load when off
+void profile_access(uintptr_t a, unsigned size, bool write, const void *pc, bool atomic,
+                    bool shared);
+void profile_launch_begin(const detail::kernel_base *k);
+void profile_launch_end();
+void profile_block_begin();                     // after start_block set itls up
+void profile_worker_done(size_t static_shared); // this worker runs no more blocks of the launch
+} // namespace rt
+} // namespace cusim

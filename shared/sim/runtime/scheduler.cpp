@@ -758,6 +758,7 @@ bool start_block(worker *w) {
       (i + 1) * (uint64_t)b->nthreads < UINT32_MAX ? (uint32_t)(i * b->nthreads + 1) : 0;
   itls.bar_gen = &b->bar_gen;
   itls.warp_gen = b->warp_gen.data();
+  if (__builtin_expect(prof_on, 0)) profile_block_begin();
   b->next = 0;
   b->next_idx = uint3{0, 0, 0};
   b->waiting = 0;
@@ -873,6 +874,7 @@ void run_launch_on(worker *w, launch_exec *ex) {
   c.shared_dynamic = nullptr;
   c.blk = nullptr;
   w->exec = nullptr;
+  if (__builtin_expect(prof_on, 0)) profile_worker_done(w->static_shared);
   checker_worker_done();
   if (ex->grid) grid_worker_done(ex->grid);
 }
@@ -961,6 +963,7 @@ int worker_count() {
 cudaError_t run_kernel(kernel_base *k) {
   launch_exec ex;
   checker_launch_begin();
+  profile_launch_begin(k);
   ex.k = k;
   ex.total = (uint64_t)k->grid.x * k->grid.y * k->grid.z;
   ex.nthreads = k->block_dim.x * k->block_dim.y * k->block_dim.z;
@@ -971,6 +974,7 @@ cudaError_t run_kernel(kernel_base *k) {
   }
   the_pool().run(&ex, workers);
   if (ex.grid) grid_barrier_destroy(ex.grid);
+  if (__builtin_expect(prof_on, 0)) profile_launch_end();
   return ex.failed.load() ? ex.err : cudaSuccess;
 }
 

@@ -58,6 +58,24 @@ expect_pass "separate compilation with -c, then link" \
   bash -c "'$nvcc_sim' -c -o hello.o '$programs/hello_blocks.cu' && '$nvcc_sim' hello.o -o hello && ./hello"
 expect_pass "-run" "$nvcc_sim" -run -o stencil "$programs/stencil_1d.cu"
 
+# --profile: the program prints the profiler's report when it exits, with the source lines; the
+# registers come from nvcc when it is installed, else the report says they are assumed.
+if output=$("$nvcc_sim" --profile -o matmul_profiled "$programs/matmul_tiled.cu" 2>&1 &&
+  ./matmul_profiled 2>&1); then
+  regs='registers: [0-9]+ per thread, assumed'
+  command -v nvcc >/dev/null 2>&1 && regs='registers: [0-9]+ per thread \(from nvcc'
+  if grep -q '^PASS' <<<"$output" && grep -q "^kernel 'matmul'" <<<"$output" &&
+    grep -Eq "$regs" <<<"$output" &&
+    grep -Eq 'global loads +[0-9]+ requests, +[0-9.]+ sectors/request' <<<"$output" &&
+    grep -Eq 'at matmul_tiled.cu:[0-9]+' <<<"$output"; then
+    echo "ok: --profile"
+  else
+    fail "--profile: no report, or not the expected one: $output"
+  fi
+else
+  fail "--profile: exit status $?: $output"
+fi
+
 expect_error "a library the simulator lacks" "nvcc-sim: error: .*cuBLAS" \
   "$nvcc_sim" -lcublas -o x "$programs/vector_add.cu"
 expect_error "an unknown option" "nvcc-sim: error: unknown option" "$nvcc_sim" --frobnicate x.cu
