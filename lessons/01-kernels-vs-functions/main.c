@@ -62,6 +62,8 @@ int main(int argc, char **argv) {
   if (status != cudaSuccess) {
     printf("squares_on_device returned %s: %s\n", cudaGetErrorName(status),
            cudaGetErrorString(status));
+    if (status == cudaErrorIllegalAddress)
+      return wb_finish(0, "a thread wrote past the end of out (task 2: keep the if (i < n))");
     return wb_finish(0, "squares_on_device reported an error for a valid launch");
   }
   CUDA_CHECK(cudaMemcpy(got, d_out, bytes, cudaMemcpyDeviceToHost));
@@ -83,6 +85,12 @@ int main(int argc, char **argv) {
         "check 2: a launch with 2048 threads per block never ran, but squares_on_device "
         "returned %s instead of cudaErrorInvalidConfiguration\n",
         cudaGetErrorName(bad_status));
+  if (!reported && bad_status == cudaSuccess)
+    wb_print_wrapped(stdout, "  ",
+                     "  A refused launch leaves nothing to wait for, so "
+                     "cudaDeviceSynchronize() returns cudaSuccess: the error is only in "
+                     "cudaGetLastError(), and a second call to it returns cudaSuccess (the "
+                     "first reset it). Keep what it returned and return that.\n");
 
   /* Check 3: does squares_on_device wait for its kernel? Here the output is host memory that the
    * kernel writes directly (mapped memory, lesson 05), so no cudaMemcpy stands between the
@@ -130,9 +138,11 @@ int main(int argc, char **argv) {
   free(got);
   free(want);
   if (wrong) return wb_finish(0, "out[i] is not i*i (see the mismatches above; tasks 1 and 2)");
-  if (!reported) return wb_finish(0, "a failed launch was not reported (task 3)");
+  if (!reported)
+    return wb_finish(0,
+                     "a failed launch was not reported (task 3: keep cudaGetLastError()'s error)");
   if (!waited)
-    return wb_finish(0, "squares_on_device returned before its kernel had finished (task 3: wait "
-                        "with cudaDeviceSynchronize())");
+    return wb_finish(0,
+                     "returned before its kernel had finished (task 3: cudaDeviceSynchronize())");
   return wb_finish(1, NULL);
 }
