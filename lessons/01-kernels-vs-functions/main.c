@@ -60,8 +60,8 @@ int main(int argc, char **argv) {
   /* Check 1: the numbers. */
   cudaError_t status = squares_on_device(d_out, n, 256);
   if (status != cudaSuccess) {
-    printf("squares_on_device returned %s: %s\n", cudaGetErrorName(status),
-           cudaGetErrorString(status));
+    wb_print_wrapped(stdout, "  ", "squares_on_device returned %s: %s\n", cudaGetErrorName(status),
+                     cudaGetErrorString(status));
     if (status == cudaErrorIllegalAddress)
       return wb_finish(0, "a thread wrote past the end of out (task 2: keep the if (i < n))");
     return wb_finish(0, "squares_on_device reported an error for a valid launch");
@@ -115,9 +115,11 @@ int main(int argc, char **argv) {
     else if (complete)
       wb_info(&args, "check 3: when squares_on_device returns, its kernel has finished: yes\n");
     else if (complete_later)
-      printf("check 3: squares_on_device returned before its kernel had finished: read at once,\n"
-             "  the output was incomplete, and only a later cudaDeviceSynchronize() completed it.\n"
-             "  A launch does not wait: your function must.\n");
+      wb_print_wrapped(stdout, "  ",
+                       "check 3: squares_on_device returned before its kernel had finished: "
+                       "read at once, the output was incomplete, and only a later "
+                       "cudaDeviceSynchronize() completed it. A launch does not wait: your "
+                       "function must.\n");
     else
       printf("check 3: squares_on_device(n = %d) did not fill the output, even after a\n"
              "  cudaDeviceSynchronize()\n",

@@ -259,8 +259,8 @@ int main(int argc, char **argv) {
           c.name, cudaGetErrorName(status), cudaGetErrorString(status), c.data.x, c.data.y,
           c.data.z, c.block.x, c.block.y, c.block.z);
       (void)cudaFree(d_map);
-      return wb_finish(0, "who_am_i_on_device reported an error for a valid launch (is every "
-                          "dimension of the grid at least 1? task 5)");
+      return wb_finish(0,
+                       "an error for a valid launch (task 5: is every grid dimension at least 1?)");
     }
     CUDA_CHECK(
         cudaMemcpy(got, d_map, (size_t)allocated * sizeof(who_am_i), cudaMemcpyDeviceToHost));
