@@ -205,7 +205,6 @@ int main(int argc, char **argv) {
                      "the stencil is wrong (tasks 1 and 2: halos, __syncthreads before reading)");
   if (naive_wrong) return wb_finish(0, "the naive multiply is wrong (it is given: was it edited?)");
   if (tiled_wrong)
-    return wb_finish(
-        0, "the tiled multiply is wrong (task 3: padded tiles, two __syncthreads a step)");
+    return wb_finish(0, "the tiled multiply is wrong (task 3: padded tiles, two __syncthreads)");
   return wb_finish(1, NULL);
 }
