@@ -60,8 +60,10 @@ int main(int argc, char **argv) {
   /* Check 1: the numbers. */
   cudaError_t status = squares_on_device(d_out, n, 256);
   if (status != cudaSuccess) {
-    printf("squares_on_device returned %s: %s\n", cudaGetErrorName(status),
-           cudaGetErrorString(status));
+    wb_print_wrapped(stdout, "  ", "squares_on_device returned %s: %s\n", cudaGetErrorName(status),
+                     cudaGetErrorString(status));
+    if (status == cudaErrorIllegalAddress)
+      return wb_finish(0, "a thread wrote past the end of out (task 2: keep the if (i < n))");
     return wb_finish(0, "squares_on_device reported an error for a valid launch");
   }
   CUDA_CHECK(cudaMemcpy(got, d_out, bytes, cudaMemcpyDeviceToHost));
@@ -83,6 +85,12 @@ int main(int argc, char **argv) {
         "check 2: a launch with 2048 threads per block never ran, but squares_on_device "
         "returned %s instead of cudaErrorInvalidConfiguration\n",
         cudaGetErrorName(bad_status));
+  if (!reported && bad_status == cudaSuccess)
+    wb_print_wrapped(stdout, "  ",
+                     "  A refused launch leaves nothing to wait for, so "
+                     "cudaDeviceSynchronize() returns cudaSuccess: the error is only in "
+                     "cudaGetLastError(), and a second call to it returns cudaSuccess (the "
+                     "first reset it). Keep what it returned and return that.\n");
 
   /* Check 3: does squares_on_device wait for its kernel? Here the output is host memory that the
    * kernel writes directly (mapped memory, lesson 05), so no cudaMemcpy stands between the
@@ -107,9 +115,11 @@ int main(int argc, char **argv) {
     else if (complete)
       wb_info(&args, "check 3: when squares_on_device returns, its kernel has finished: yes\n");
     else if (complete_later)
-      printf("check 3: squares_on_device returned before its kernel had finished: read at once,\n"
-             "  the output was incomplete, and only a later cudaDeviceSynchronize() completed it.\n"
-             "  A launch does not wait: your function must.\n");
+      wb_print_wrapped(stdout, "  ",
+                       "check 3: squares_on_device returned before its kernel had finished: "
+                       "read at once, the output was incomplete, and only a later "
+                       "cudaDeviceSynchronize() completed it. A launch does not wait: your "
+                       "function must.\n");
     else
       printf("check 3: squares_on_device(n = %d) did not fill the output, even after a\n"
              "  cudaDeviceSynchronize()\n",
@@ -130,9 +140,11 @@ int main(int argc, char **argv) {
   free(got);
   free(want);
   if (wrong) return wb_finish(0, "out[i] is not i*i (see the mismatches above; tasks 1 and 2)");
-  if (!reported) return wb_finish(0, "a failed launch was not reported (task 3)");
+  if (!reported)
+    return wb_finish(0,
+                     "a failed launch was not reported (task 3: keep cudaGetLastError()'s error)");
   if (!waited)
-    return wb_finish(0, "squares_on_device returned before its kernel had finished (task 3: wait "
-                        "with cudaDeviceSynchronize())");
+    return wb_finish(0,
+                     "returned before its kernel had finished (task 3: cudaDeviceSynchronize())");
   return wb_finish(1, NULL);
 }

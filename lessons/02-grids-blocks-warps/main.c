@@ -132,6 +132,32 @@ static long long check_map(configuration c, const who_am_i *got, const who_am_i 
   return wrong + outside;
 }
 
+/* Which task the first wrong cell of a map points at, for the FAIL line (hint 5, worked out). */
+static const char *diagnose(configuration c, const who_am_i *got, const who_am_i *want,
+                            long long allocated) {
+  long long cells = cell_count(c.data);
+  for (long long i = cells; i < allocated; ++i)
+    if (written(&got[i])) return "a thread outside the data wrote (task 2: check x, y AND z)";
+  for (long long i = 0; i < cells; ++i) {
+    const who_am_i *g = &got[i], *w = &want[i];
+    if (same(g, w)) continue;
+    if (!written(g)) return "no thread wrote some cells (tasks 1 and 5: is every cell covered?)";
+    if (g->thread != w->thread) return "a wrong thread number (task 3: x, then y, then z)";
+    if (g->block != w->block) {
+      /* The block number a grid of data / block + 1 blocks would give: a block too many. */
+      long long x = i % c.data.x, y = i / c.data.x % c.data.y, z = i / c.data.x / c.data.y;
+      long long gx = c.data.x / c.block.x + 1, gy = c.data.y / c.block.y + 1;
+      long long too_many = (z / c.block.z * gy + y / c.block.y) * gx + x / c.block.x;
+      if (g->block == too_many)
+        return "a grid with a block too many (task 5: (n + b - 1) / b, not n / b + 1)";
+      return "a wrong block number (task 3: gridDim, not blockDim)";
+    }
+    if (g->rank != w->rank) return "a wrong rank (task 3: block * threads a block + thread)";
+    return "a wrong warp or lane (task 4: from task 3's thread, not threadIdx.x)";
+  }
+  return "some cells of the map are wrong (see the mismatches above)";
+}
+
 /* A cell of the picture: '.' where nothing was written, digits, then letters. */
 static char picture_char(const who_am_i *cell, int value) {
   static const char symbols[] = "0123456789abcdefghijklmnopqrstuvwxyz";
@@ -212,7 +238,8 @@ int main(int argc, char **argv) {
     wb_usage_error(&program, "cannot allocate %zu bytes of host memory", map_bytes);
 
   int failed = 0;
-  int table_started = 0; /* the heading of the table of cases is printed */
+  const char *reason = NULL; /* the task the first wrong case points at */
+  int table_started = 0;     /* the heading of the table of cases is printed */
   for (int i = 0; i < CONFIGURATIONS; ++i) {
     configuration c = configurations[i];
     shape3 grid = grid_of(c);
@@ -232,8 +259,8 @@ int main(int argc, char **argv) {
           c.name, cudaGetErrorName(status), cudaGetErrorString(status), c.data.x, c.data.y,
           c.data.z, c.block.x, c.block.y, c.block.z);
       (void)cudaFree(d_map);
-      return wb_finish(0, "who_am_i_on_device reported an error for a valid launch (is every "
-                          "dimension of the grid at least 1? task 5)");
+      return wb_finish(0,
+                       "an error for a valid launch (task 5: is every grid dimension at least 1?)");
     }
     CUDA_CHECK(
         cudaMemcpy(got, d_map, (size_t)allocated * sizeof(who_am_i), cudaMemcpyDeviceToHost));
@@ -251,7 +278,10 @@ int main(int argc, char **argv) {
              wrong ? "WRONG" : "right");
     }
     /* The details of the first wrong case only: one case at a time is easier to read. */
-    if (wrong && !failed++) check_map(c, got, want, allocated, 1);
+    if (wrong && !failed++) {
+      check_map(c, got, want, allocated, 1);
+      reason = diagnose(c, got, want, allocated);
+    }
   }
 
   /* Figures: the 1D map with blocks of 32 to 1024 threads. On a GPU, blocks that are too small
@@ -277,6 +307,6 @@ int main(int argc, char **argv) {
 
   free(got);
   free(want);
-  if (failed) return wb_finish(0, "some cells of the map are wrong (see the mismatches above)");
+  if (failed) return wb_finish(0, reason);
   return wb_finish(1, NULL);
 }

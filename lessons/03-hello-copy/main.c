@@ -144,8 +144,7 @@ int main(int argc, char **argv) {
              "  launch_result() says?\n");
     else
       printf("\n");
-    if (!failure)
-      failure = "the one-block launch of too many threads was not reported (task 2: use ONE block)";
+    if (!failure) failure = "a block too big to start was not reported (task 2: ONE block of n)";
   }
   free_buffers(&big);
 
@@ -162,25 +161,23 @@ int main(int argc, char **argv) {
   if (status != cudaSuccess) {
     wb_print_wrapped(stdout, NULL, "%s: failed\n", title);
     report_error("copy_many_blocks", n, status);
-    if (!failure) failure = "copy_many_blocks failed (task 3)";
+    if (!failure) failure = "copy_many_blocks failed (task 3: is the grid at least 1 block?)";
   } else {
     CUDA_CHECK(cudaMemcpy(out, many.out, (size_t)n * sizeof(float), cudaMemcpyDeviceToHost));
     copied = check_copy(&args, title, out, in, n);
     if (!copied && !failure)
-      failure = "copy_many_blocks did not copy every element (task 3, or task 1's index: with "
-                "many blocks, blockIdx.x counts)";
+      failure = "copy_many_blocks missed elements (task 3: round up; task 1: blockIdx.x)";
   }
   if (copied && fence) {
     int written = (int)wb_fence_written(many.out + n, COPY_BLOCK_SIZE, sizeof(float));
     if (written) {
-      printf("  %d element(s) past the end were written (out[%d] onward): the %d thread(s) of the "
-             "last block\n  that have no element must do nothing. Here they landed in a fence "
-             "this driver put\n  after the array; in your own programs that memory belongs to "
-             "something else.\n",
-             written, n, idle_threads);
-      if (!failure)
-        failure = "threads past the end of the array wrote to memory (task 1: the "
-                  "bounds check)";
+      wb_print_wrapped(stdout, "  ",
+                       "  %d element(s) past the end were written (out[%d] onward): the %d "
+                       "thread(s) of the last block that have no element must do nothing. Here "
+                       "they landed in a fence this driver put after the array; in your own "
+                       "programs that memory belongs to something else.\n",
+                       written, n, idle_threads);
+      if (!failure) failure = "threads past the end wrote to memory (task 1: the bounds check)";
     } else if (idle_threads) {
       wb_info(&args,
               "  and the %d thread(s) of the last block with no element left memory alone: yes\n",

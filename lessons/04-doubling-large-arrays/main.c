@@ -99,10 +99,12 @@ static long long check_launch(const char *what, context *c, cudaError_t (*launch
   if (c->fence) {
     int written = (int)wb_fence_written(c->d_out + c->n, (size_t)c->fence, sizeof(double));
     if (written) {
-      printf("%s: %d element(s) past the end were written (out[%d] onward): threads with i >= n\n"
-             "  must do nothing. Here they landed in a fence this driver put after the array; in\n"
-             "  your own programs that memory belongs to something else.\n",
-             what, written, c->n);
+      wb_print_wrapped(stdout, "  ",
+                       "%s: %d element(s) past the end were written (out[%d] onward): threads "
+                       "with i >= n must do nothing. Here they landed in a fence this driver put "
+                       "after the array; in your own programs that memory belongs to something "
+                       "else.\n",
+                       what, written, c->n);
       *past_end += written;
       wrong += written;
     }
@@ -205,8 +207,7 @@ int main(int argc, char **argv) {
   free(out);
   free(want);
   if (wrong && past_end)
-    return wb_finish(
-        0, "threads past the end of the array wrote to memory (task 1: the bounds check)");
+    return wb_finish(0, "threads past the end wrote to memory (task 1: the bounds check)");
   if (wrong)
     return wb_finish(0, "out[i] is not 2 * in[i] with one thread per element (tasks 1 and 2)");
   if (stride_wrong) return wb_finish(0, "the grid-stride kernel missed elements (task 3)");

@@ -95,9 +95,11 @@ static void check_and_time(way *w, const double *input, const double *want, int 
   if (w->host_in != input) memcpy(w->host_in, input, bytes); /* the data starts on the host */
   if (w->kind != EXPLICIT_NEW_OUTPUT) memset(w->host_out, 0xFF, bytes); /* NaN: "not written" */
 
+  /* The task whose function runs this way: run_in_place, run_managed_prefetched, run_explicit. */
+  int task = w->kind == IN_PLACE ? 2 : w->kind == PREFETCHED ? 3 : 4;
   cudaError_t status = run_way(w, n, 1);
   if (status != cudaSuccess) {
-    snprintf(problem, 160, "error %s", cudaGetErrorName(status));
+    snprintf(problem, 160, "%s (task %d)", cudaGetErrorName(status), task);
     printf("%s: %s: %s\n", w->name, cudaGetErrorName(status), cudaGetErrorString(status));
     (void)cudaGetLastError(); /* clear it, so the next way starts clean */
     if (w->kind == EXPLICIT_NEW_OUTPUT) free(w->host_out);
@@ -121,10 +123,11 @@ static void check_and_time(way *w, const double *input, const double *want, int 
       wb_print_wrapped(
           stdout, NULL,
           "way %c: the result was right only after a later cudaDeviceSynchronize(): your "
-          "function returned before the kernel had finished\n",
-          w->name[0]);
+          "function returned before the kernel had finished (task %d: no copy waits for it)\n",
+          w->name[0], task);
     if (w->kind == EXPLICIT_NEW_OUTPUT) free(w->host_out);
-    add_row(w->name, 0, late ? "not waited for" : "no");
+    snprintf(problem, 160, late ? "not waited for (task %d)" : "no (task %d)", task);
+    add_row(w->name, 0, problem);
     return;
   }
   if (w->kind == EXPLICIT_NEW_OUTPUT) free(w->host_out);
@@ -309,8 +312,10 @@ int main(int argc, char **argv) {
   for (int r = 0; r < rows; ++r) failed += strcmp(table[r].result, "yes") != 0;
   if (failed) {
     static char reason[96];
-    snprintf(reason, sizeof reason, "%d of %d ways are not done or not right (see above)", failed,
-             rows);
+    int first = 0; /* the first way that failed: its row names the task */
+    while (strcmp(table[first].result, "yes") == 0) ++first;
+    snprintf(reason, sizeof reason, "%d of %d ways failed; the first: %.40s", failed, rows,
+             table[first].result);
     return wb_finish(0, reason);
   }
   return wb_finish(1, NULL);

@@ -199,6 +199,27 @@ int main(int argc, char **argv) {
                      "taken until the program ends)\n",
                      kept);
 
+  /* Check 3 again, with a step that fails: the copy back into a NULL array is refused, and the
+   * function must still free what it allocated. Only where the memory held is counted exactly
+   * (the simulator); its error line for the refused copy is expected. */
+  long long kept_after_error = 0;
+  if (!wrong_from_host && kept == 0 && held_before >= 0) {
+    wb_info(&args, "check 3: a copy back into NULL must fail (the cusim: error line is "
+                   "expected),\n");
+    fflush(stdout);
+    status = add_f32_from_host(a, b, NULL, n);
+    (void)cudaGetLastError();
+    kept_after_error = wb_device_bytes_held() - held_before;
+    wb_info(&args, "         and add_f32_from_host frees its device memory all the same: %s\n",
+            kept_after_error > 0 ? "no" : "yes");
+    if (kept_after_error > 0)
+      wb_print_wrapped(stdout, "  ",
+                       "  add_f32_from_host returned %s and kept %lld bytes of device memory: "
+                       "free all three arrays at the end, after an error too (cudaFree(NULL) "
+                       "does nothing)\n",
+                       cudaGetErrorName(status), kept_after_error);
+  }
+
   /* Check 4: the OpenMP loops (made by the same macro) agree with the serial ones. */
   add_f32_openmp(a, b, got, n);
   size_t wrong_openmp = wb_compare_f32("add_f32_openmp", got, want, (size_t)n, 0.0, 0.0);
@@ -255,6 +276,8 @@ int main(int argc, char **argv) {
     return wb_finish(0, "original_expression_f32_on_device is wrong (tasks 1, 2)");
   if (wrong_from_host) return wb_finish(0, "add_f32_from_host did not fill out (task 3)");
   if (kept > 0) return wb_finish(0, "add_f32_from_host does not free its device memory (task 3)");
+  if (kept_after_error > 0)
+    return wb_finish(0, "add_f32_from_host does not free after an error (task 3)");
   if (wrong_openmp) return wb_finish(0, "the OpenMP loops disagree with the serial loops");
   if (wrong_int) return wb_finish(0, "original_expression_i32_on_device is wrong (task 2)");
   return wb_finish(1, NULL);

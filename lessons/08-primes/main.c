@@ -98,9 +98,14 @@ int main(int argc, char **argv) {
   CUDA_CHECK(cudaMemcpy(got, d_flags, (size_t)n, cudaMemcpyDeviceToHost));
   CUDA_CHECK(cudaMemcpy(&got_count, d_count, sizeof got_count, cudaMemcpyDeviceToHost));
   size_t wrong_flags = wb_compare_u8("flags", got, want, (size_t)n);
-  if (wb_fence_written(d_flags + n, 1, 1)) {
-    printf("  flags[%d], one past the end of the array, was written: the loop must stop at n - 1\n",
-           n);
+  size_t unwritten = 0; /* flags still 0xFF: no thread reached them (task 3) */
+  for (int i = 0; i < n; ++i) unwritten += got[i] == 0xFF;
+  int past_end = (int)wb_fence_written(d_flags + n, 1, 1);
+  if (past_end) {
+    wb_print_wrapped(stdout, "  ",
+                     "  flags[%d], one past the end of the array, was written: the loop must "
+                     "stop at n - 1\n",
+                     n);
     ++wrong_flags;
   }
   wb_info(&args, "check 2: one thread per number, all %d flag%s: %s\n", n, WB_PLURAL(n),
@@ -146,7 +151,9 @@ int main(int argc, char **argv) {
   free(got);
   if (wrong_one_launch)
     return wb_finish(0, "one launch per number gives wrong flags: the for...else bug (task 1)");
-  if (wrong_flags) return wb_finish(0, "one thread per number gives wrong flags (tasks 2 and 3)");
+  if (past_end) return wb_finish(0, "a flag past the end was written (task 3: number < n)");
+  if (unwritten) return wb_finish(0, "some flags were never written (task 3: the loop)");
+  if (wrong_flags) return wb_finish(0, "is_prime is wrong for some numbers (task 2)");
   if (!count_right) return wb_finish(0, "the count of primes is wrong (task 4)");
   return wb_finish(1, NULL);
 }

@@ -189,7 +189,12 @@ int main(int argc, char **argv) {
   wb_info(&args, "check: 5, pi, %d point%s: %.6f (CPU %.6f, 6 sigma %.2g): %s\n", n,
           n == 1 ? "" : "s", estimate, 4.0 * (double)cpu_hits / n, 6.0 * sigma,
           pi_right ? "yes" : "no");
-  if (!pi_right) printf("  %llu hits from %d points\n", hits, n);
+  if (!pi_right)
+    wb_print_wrapped(stdout, "  ",
+                     "  %llu hits from %d points: is each point counted once (one atomicAdd a "
+                     "tile), and does each thread draw its own points (its index as the Philox "
+                     "subsequence)?\n",
+                     hits, n);
 
   /* Figures: only for right answers. */
   if (atomics_right && tree_right && shuffle_right && groups_right && pi_right) {
@@ -223,6 +228,7 @@ int main(int argc, char **argv) {
     return wb_finish(0, "the shuffle sum is wrong (task 3: __shfl_down_sync, offsets 16 to 1)");
   if (!groups_right)
     return wb_finish(0, "the cooperative groups sum is wrong (task 4: cg::reduce, atomicAdd)");
-  if (!pi_right) return wb_finish(0, "the estimate of pi is off (task 5: count, reduce, add)");
+  if (!pi_right)
+    return wb_finish(0, "the estimate of pi is off (task 5: count, reduce, add, own points)");
   return wb_finish(1, NULL);
 }
