@@ -600,6 +600,13 @@ fail(block_impl *b, cudaError_t err, const char *fmt, ...) {
   abort_block(b, err, buf);
 }
 
+// "exercise.cu:42 (task 3)": a place in the learner's code as messages name it.
+std::string place(const char *file, int line) {
+  std::string text = std::string(base_name(file)) + ":" + std::to_string(line);
+  if (int task = task_at(file ? file : "", line)) text += " (task " + std::to_string(task) + ")";
+  return text;
+}
+
 // Nothing can run and the block is not finished: explain who waits for what.
 [[noreturn]] void stuck(block_impl *b) {
   begin_failure(b->w);
@@ -628,21 +635,21 @@ fail(block_impl *b, cudaError_t err, const char *fmt, ...) {
                       : b->state[mt] == st_at_barrier              ? "waits at __syncthreads()"
                                                                    : "never arrives";
     std::snprintf(buf, sizeof buf,
-                  "deadlock in %s: thread %s waits in %s at %s:%d with mask 0x%08x, but lane %u "
+                  "deadlock in %s: thread %s waits in %s at %s with mask 0x%08x, but lane %u "
                   "(thread %s) %s "
                   "(%u of the mask's lanes missing)",
                   where(b).c_str(), fmt3(thread_of(b, wi * 32 + lane)).c_str(), ws.what[lane],
-                  ws.file[lane], ws.line[lane], need, m, fmt3(thread_of(b, mt)).c_str(), why,
-                  (unsigned)__builtin_popcount(missing));
+                  place(ws.file[lane], ws.line[lane]).c_str(), need, m,
+                  fmt3(thread_of(b, mt)).c_str(), why, (unsigned)__builtin_popcount(missing));
     abort_block(b, cudaErrorLaunchTimeout, buf);
   }
   if (waiting_bar > 0) {
     char buf[1024];
     std::snprintf(buf, sizeof buf,
-                  "barrier divergence in %s: %u thread(s) wait at __syncthreads() at %s:%d (first: "
+                  "barrier divergence in %s: %u thread(s) wait at __syncthreads() at %s (first: "
                   "thread %s), but "
                   "%u thread(s) exited without reaching it (first: thread %s)",
-                  where(b).c_str(), waiting_bar, b->bar_file, b->bar_line,
+                  where(b).c_str(), waiting_bar, place(b->bar_file, b->bar_line).c_str(),
                   fmt3(thread_of(b, first_bar)).c_str(), exited,
                   first_exited == ~0u ? "?" : fmt3(thread_of(b, first_exited)).c_str());
     abort_block(b, cudaErrorSynchronizationError, buf);
@@ -657,11 +664,10 @@ __attribute__((cold, noinline)) void barrier_mismatch(block_impl *b, unsigned t,
   if (b->bar_line == line && std::strcmp(b->bar_file, file) == 0) return;
   begin_failure(b->w);
   fail(b, cudaErrorSynchronizationError,
-       "barrier divergence in %s: thread %s reached __syncthreads() at %s:%d while thread %s waits "
-       "at "
-       "__syncthreads() at %s:%d (all threads of a block must reach the same barrier)",
-       where(b).c_str(), fmt3(thread_of(b, t)).c_str(), file, line,
-       fmt3(thread_of(b, b->bar_first)).c_str(), b->bar_file, b->bar_line);
+       "barrier divergence in %s: thread %s reached __syncthreads() at %s while thread %s waits at "
+       "__syncthreads() at %s (all threads of a block must reach the same barrier)",
+       where(b).c_str(), fmt3(thread_of(b, t)).c_str(), place(file, line).c_str(),
+       fmt3(thread_of(b, b->bar_first)).c_str(), place(b->bar_file, b->bar_line).c_str());
 }
 
 // __activemask() is a rendezvous: a lane that calls it waits until every thread of the block has
