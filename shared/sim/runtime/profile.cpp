@@ -21,6 +21,7 @@
 #include "internal.hpp"
 
 #include <algorithm>
+#include <atomic>
 #include <cinttypes>
 #include <cstdio>
 #include <cstdlib>
@@ -29,7 +30,9 @@
 #include <dlfcn.h>
 #include <map>
 #include <mutex>
+#include <set>
 #include <string>
+#include <unistd.h>
 #include <unordered_map>
 #include <vector>
 
@@ -96,10 +99,22 @@ struct launch_record {
   size_t dyn_shared = 0, static_shared = 0;
   uint64_t barriers = 0;
   std::unordered_map<uint64_t, site_stats> sites;
+  // A small launch (up to 4 blocks, 256 threads), the kernel's first: every global access, for
+  // the picture of which thread touched which element.
+  struct touch {
+    uint64_t site;
+    uint32_t thread; // in the grid: block (linear) * threads per block + thread in the block
+    uint8_t size;
+    uintptr_t addr;
+  };
+  bool pictured = false;
+  std::vector<touch> touches;
 };
 
 bool requested = false;
 bool warned = false;
+std::atomic<bool> recording{false}; // the running launch is pictured
+std::mutex touch_mu;
 std::mutex mu;
 // Every profiled launch, in order (never destroyed: the report runs at exit, after destructors).
 std::deque<launch_record> &launches = *new std::deque<launch_record>;
@@ -263,8 +278,10 @@ std::map<const void *, std::string> source_lines(const std::vector<const void *>
     if (!pc || !dladdr(pc, &info) || !info.dli_fname) continue;
     by_file[info.dli_fname].push_back({pc, (uintptr_t)pc - 1 - (uintptr_t)info.dli_fbase});
   }
+  // -i: the chain of inlined calls, innermost first; the first frame outside the simulator's own
+  // headers is the program's line (a kernel is inlined into the scheduler's thread loop).
   for (auto &f : by_file) {
-    std::string cmd = "addr2line -e '" + f.first + "'";
+    std::string cmd = "addr2line -a -i -e '" + f.first + "'";
     for (auto &p : f.second) {
       char hex[32];
       std::snprintf(hex, sizeof hex, " 0x%" PRIxPTR, p.second);
@@ -273,16 +290,28 @@ std::map<const void *, std::string> source_lines(const std::vector<const void *>
     cmd += " 2>/dev/null";
     FILE *pipe = popen(cmd.c_str(), "r");
     if (!pipe) continue;
+    std::map<uintptr_t, const void *> by_offset;
+    for (auto &p : f.second) by_offset[p.second] = p.first;
     char buf[1024];
-    for (auto &p : f.second) {
-      if (!std::fgets(buf, sizeof buf, pipe)) break;
+    const void *pc = nullptr;
+    bool chosen = false;
+    while (std::fgets(buf, sizeof buf, pipe)) {
       std::string s = buf;
       while (!s.empty() && (s.back() == '\n' || s.back() == ' ')) s.pop_back();
+      if (s.compare(0, 2, "0x") == 0) { // the next address
+        auto it = by_offset.find((uintptr_t)std::strtoull(s.c_str(), nullptr, 16));
+        pc = it == by_offset.end() ? nullptr : it->second;
+        chosen = false;
+        continue;
+      }
+      if (!pc || chosen || s.empty() || s[0] == '?') continue;
+      if (s.find("/sim/include/") != std::string::npos) continue;
       size_t d = s.find(" (discriminator");
       if (d != std::string::npos) s.resize(d);
       size_t slash = s.rfind('/');
       if (slash != std::string::npos) s = s.substr(slash + 1);
-      if (!s.empty() && s[0] != '?') out[p.first] = s;
+      out[pc] = s;
+      chosen = true;
     }
     pclose(pipe);
   }
@@ -303,6 +332,161 @@ std::string verdict(uint8_t k, double per, double ideal) {
   if (per <= ideal + 1e-9) return "no bank conflicts";
   std::snprintf(buf, sizeof buf, "%.0f-way bank conflicts", per / ideal);
   return buf;
+}
+
+// ---- the picture of a small launch --------------------------------------------------------------
+__attribute__((noinline)) void record_touch(uint64_t site, uintptr_t a, unsigned size) {
+  uint3 b = cusim_tls.block_idx, g = cusim_tls.grid_dim;
+  uint64_t block = b.x + (uint64_t)g.x * (b.y + (uint64_t)g.y * b.z);
+  std::lock_guard<std::mutex> lock(touch_mu);
+  if (running == nullptr || running->touches.size() >= 65536) return;
+  running->touches.push_back(
+      {site, (uint32_t)(block * itls.nthreads + cusim_tls.tid), (uint8_t)std::min(size, 255u), a});
+}
+
+bool picture_wanted() {
+  const char *e = std::getenv("CUSIM_PROFILE_PICTURE");
+  return !(e && std::strcmp(e, "0") == 0);
+}
+
+bool colour_wanted() {
+  const char *c = std::getenv("CUSIM_PROFILE_COLOR");
+  if (c && *c) return std::strcmp(c, "0") != 0;
+  const char *no = std::getenv("NO_COLOR");
+  return !(no && *no) && isatty(2);
+}
+
+// Which thread touched which element of the memory one site accessed, one row per 128 bytes (a
+// warp's floats), with the sectors of each warp's first request there.
+void print_picture(FILE *o, const launch_record &l, uint64_t site, const std::string &what) {
+  std::vector<const launch_record::touch *> ts;
+  for (const auto &t : l.touches)
+    if (t.site == site) ts.push_back(&t);
+  if (ts.empty()) return;
+  unsigned nthreads = l.block.x * l.block.y * l.block.z;
+  unsigned warps_per_block = (nthreads + 31) / 32;
+  unsigned elem = 1;
+  for (auto *t : ts) elem = std::max(elem, (unsigned)t->size);
+  if (elem > 32 || 32 % elem) return; // (odd sizes: no picture)
+  lookup at = find((const void *)ts[0]->addr);
+  uintptr_t base = at.live ? at.base : ts[0]->addr / 128 * 128;
+  for (auto *t : ts) base = std::min(base, t->addr / elem * elem);
+  size_t row_bytes = 128 / elem <= 64 ? 128 : 64;
+  std::map<uintptr_t, int64_t> owner; // element offset -> thread (-1: several)
+  for (auto *t : ts) {
+    uintptr_t cell = (t->addr - base) / elem;
+    auto it = owner.find(cell);
+    if (it == owner.end())
+      owner[cell] = t->thread;
+    else if (it->second != (int64_t)t->thread)
+      it->second = -1;
+  }
+  bool colour = colour_wanted();
+  static const char *warp_colour[8] = {"\033[31m", "\033[32m", "\033[34m", "\033[35m",
+                                       "\033[33m", "\033[36m", "\033[91m", "\033[94m"};
+  std::fprintf(o, "  picture of %s (launch of %u x %u threads):\n", what.c_str(),
+               l.grid.x * l.grid.y * l.grid.z, nthreads);
+  if (colour)
+    std::fprintf(o,
+                 "    a mark per %u-byte element: the lane (0-9, a-v) of the thread\n"
+                 "    that touched it, coloured by warp; * several threads; | 32-byte\n"
+                 "    sectors (numbered below from the start of the array)\n",
+                 elem);
+  else
+    std::fprintf(o,
+                 "    a mark per %u-byte element: the warp (0-7) of the thread that\n"
+                 "    touched it; * several threads; | 32-byte sectors (numbered\n"
+                 "    below from the start of the array)\n",
+                 elem);
+  std::set<uintptr_t> rows;
+  for (auto &c : owner) rows.insert(c.first * elem / row_bytes);
+  int shown = 0;
+  uintptr_t last = 0;
+  for (uintptr_t r : rows) {
+    if (shown == 12) {
+      std::fprintf(o, "    ... and %zu more rows\n", rows.size() - 12);
+      break;
+    }
+    if (shown && r != last + 1) std::fprintf(o, "    ...\n");
+    last = r;
+    ++shown;
+    std::string line;
+    char label[32];
+    std::snprintf(label, sizeof label, "  %+8ld ", (long)(r * row_bytes));
+    line += label;
+    int64_t only = -2; // the one warp of the row, if one
+    for (size_t b = 0; b < row_bytes; b += elem) {
+      if (b % 32 == 0) line += '|';
+      auto it = owner.find((r * row_bytes + b) / elem);
+      if (it == owner.end()) {
+        line += '.';
+        continue;
+      }
+      if (it->second < 0) {
+        line += '*';
+        only = -3;
+        continue;
+      }
+      uint32_t th = (uint32_t)it->second, blk = th / nthreads, t = th % nthreads;
+      unsigned warp = blk * warps_per_block + t / 32, lane = t % 32;
+      if (only == -2) only = warp;
+      if (only >= 0 && (unsigned)only != warp) only = -3;
+      if (colour) {
+        line += warp_colour[warp % 8];
+        line += "0123456789abcdefghijklmnopqrstuv"[lane];
+        line += "\033[0m";
+      } else {
+        line += (char)('0' + warp % 10);
+      }
+    }
+    line += '|';
+    if (only >= 0) line += " warp " + std::to_string(only);
+    std::fprintf(o, "%s\n", line.c_str());
+  }
+  // Each warp's first request at this site: the sectors it touched.
+  std::map<unsigned, std::set<uintptr_t>> sectors;
+  std::map<unsigned, uint64_t> bytes;
+  std::map<uint32_t, int> seen; // thread -> executions of the site so far
+  for (auto *t : ts) {
+    if (seen[t->thread]++ != 0) continue;
+    uint32_t blk = t->thread / nthreads, th = t->thread % nthreads;
+    unsigned warp = blk * warps_per_block + th / 32;
+    for (uintptr_t x = (t->addr - base) / 32; x <= (t->addr + t->size - 1 - base) / 32; ++x)
+      sectors[warp].insert(x);
+    bytes[warp] += t->size;
+  }
+  int lines = 0;
+  for (auto &w : sectors) {
+    if (lines++ == 8) {
+      std::fprintf(o, "    ... and %zu more warps\n", sectors.size() - 8);
+      break;
+    }
+    std::string list;
+    uintptr_t prev = 0, start = 0;
+    bool open = false;
+    auto close = [&] {
+      if (!open) return;
+      char buf[48];
+      if (start == prev)
+        std::snprintf(buf, sizeof buf, "%s%lu", list.empty() ? "" : ",", (unsigned long)start);
+      else
+        std::snprintf(buf, sizeof buf, "%s%lu-%lu", list.empty() ? "" : ",", (unsigned long)start,
+                      (unsigned long)prev);
+      list += buf;
+    };
+    for (uintptr_t x : w.second) {
+      if (!open || x != prev + 1) {
+        close();
+        start = x;
+        open = true;
+      }
+      prev = x;
+    }
+    close();
+    if (list.size() > 36) list = list.substr(0, 33) + "...";
+    std::fprintf(o, "    warp %u's first request: %zu sector%s (%s)\n", w.first, w.second.size(),
+                 w.second.size() == 1 ? "" : "s", list.c_str());
+  }
 }
 
 void print_report() {
@@ -414,6 +598,21 @@ void print_report() {
       else
         std::fprintf(o, "    %s\n      %.72s\n", text.c_str(), tail.c_str());
     }
+    // The picture of the kernel's first small launch: its two top global lines.
+    for (const launch_record *l : ls) {
+      if (!l->pictured) continue;
+      int drawn = 0;
+      for (auto &s : top) {
+        uint8_t k = (uint8_t)(s.first & 7);
+        if (k > global_st || drawn == 2) continue;
+        auto w = where.find((const void *)(uintptr_t)(s.first >> 3));
+        print_picture(o, *l, s.first,
+                      std::string(kind_short[k]) + " at " +
+                          (w == where.end() ? std::string("an unknown line") : w->second));
+        ++drawn;
+      }
+      break;
+    }
   }
   std::fflush(o);
 }
@@ -515,6 +714,8 @@ void profile_access(uintptr_t a, unsigned size, bool write, const void *pc, bool
       if (n >= o->reqs.size()) o->reqs.resize(n + 1), ++w.open;
     }
   }
+  if (__builtin_expect(recording.load(std::memory_order_relaxed), 0) && k <= global_st)
+    record_touch(site_key(pc, k), a, size);
   request &r = o->reqs[n];
   if (r.mask & (1u << lane)) return; // (a range split in pieces: its first piece stands for it)
   r.mask |= 1u << lane;
@@ -544,6 +745,17 @@ void profile_launch_begin(const detail::kernel_base *k) {
   running->grid = k->grid;
   running->block = k->block_dim;
   running->dyn_shared = k->shared_bytes;
+  uint64_t blocks = (uint64_t)k->grid.x * k->grid.y * k->grid.z;
+  uint64_t threads = (uint64_t)k->block_dim.x * k->block_dim.y * k->block_dim.z;
+  if (blocks <= 4 && blocks * threads <= 256 && picture_wanted()) {
+    bool first = true;
+    for (const launch_record &l : launches)
+      if (&l != running && l.name == running->name && l.pictured) first = false;
+    if (first) {
+      running->pictured = true;
+      recording.store(true);
+    }
+  }
 }
 
 void profile_block_begin() {
@@ -571,6 +783,8 @@ void profile_worker_done(size_t static_shared) {
 
 void profile_launch_end() {
   std::lock_guard<std::mutex> lock(mu);
+  recording.store(false);
+  std::lock_guard<std::mutex> lock2(touch_mu);
   running = nullptr;
 }
 
