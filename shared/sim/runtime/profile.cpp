@@ -531,8 +531,14 @@ void print_report() {
     std::string at = last.file;
     size_t slash = at.rfind('/');
     if (slash != std::string::npos) at = at.substr(slash + 1);
-    std::fprintf(o, "\nkernel '%.40s' (launched at %s:%d), %zu launch%s\n", name.c_str(),
-                 at.c_str(), last.line, ls.size(), ls.size() == 1 ? "" : "es");
+    char head[160], tail[160];
+    std::snprintf(head, sizeof head, "kernel '%.60s'", name.c_str());
+    std::snprintf(tail, sizeof tail, "(launched at %.60s:%d), %zu launch%s", at.c_str(), last.line,
+                  ls.size(), ls.size() == 1 ? "" : "es");
+    if (std::strlen(head) + 1 + std::strlen(tail) <= 80)
+      std::fprintf(o, "\n%s %s\n", head, tail);
+    else
+      std::fprintf(o, "\n%s\n  %s\n", head, tail);
     unsigned threads = last.block.x * last.block.y * last.block.z;
     bool from_env = false;
     int regs = registers_of(name, &from_env);
