@@ -356,31 +356,119 @@ bool colour_wanted() {
   return !(no && *no) && isatty(2);
 }
 
-// Which thread touched which element of the memory one site accessed, one row per 128 bytes (a
-// warp's floats), with the sectors of each warp's first request there.
-void print_picture(FILE *o, const launch_record &l, uint64_t site, const std::string &what) {
+// What a picture shows: the elements one site touched, and which thread touched each.
+struct layout {
   std::vector<const launch_record::touch *> ts;
-  for (const auto &t : l.touches)
-    if (t.site == site) ts.push_back(&t);
-  if (ts.empty()) return;
-  unsigned nthreads = l.block.x * l.block.y * l.block.z;
-  unsigned warps_per_block = (nthreads + 31) / 32;
-  unsigned elem = 1;
-  for (auto *t : ts) elem = std::max(elem, (unsigned)t->size);
-  if (elem > 32 || 32 % elem) return; // (odd sizes: no picture)
-  lookup at = find((const void *)ts[0]->addr);
-  uintptr_t base = at.live ? at.base : ts[0]->addr / 128 * 128;
-  for (auto *t : ts) base = std::min(base, t->addr / elem * elem);
-  size_t row_bytes = 128 / elem <= 64 ? 128 : 64;
+  unsigned nthreads = 0, warps_per_block = 0, elem = 1;
+  uintptr_t base = 0;
+  size_t row_bytes = 128;
   std::map<uintptr_t, int64_t> owner; // element offset -> thread (-1: several)
-  for (auto *t : ts) {
-    uintptr_t cell = (t->addr - base) / elem;
-    auto it = owner.find(cell);
-    if (it == owner.end())
-      owner[cell] = t->thread;
+  std::set<uintptr_t> rows;
+  unsigned warp_of(uint32_t thread) const {
+    return thread / nthreads * warps_per_block + thread % nthreads / 32;
+  }
+};
+bool lay_out(const launch_record &l, uint64_t site, layout &g) {
+  for (const auto &t : l.touches)
+    if (t.site == site) g.ts.push_back(&t);
+  if (g.ts.empty()) return false;
+  g.nthreads = l.block.x * l.block.y * l.block.z;
+  g.warps_per_block = (g.nthreads + 31) / 32;
+  for (auto *t : g.ts) g.elem = std::max(g.elem, (unsigned)t->size);
+  if (g.elem > 32 || 32 % g.elem) return false; // (odd sizes: no picture)
+  lookup at = find((const void *)g.ts[0]->addr);
+  g.base = at.live ? at.base : g.ts[0]->addr / 128 * 128;
+  for (auto *t : g.ts) g.base = std::min(g.base, t->addr / g.elem * g.elem);
+  g.row_bytes = 128 / g.elem <= 64 ? 128 : 64;
+  for (auto *t : g.ts) {
+    uintptr_t cell = (t->addr - g.base) / g.elem;
+    auto it = g.owner.find(cell);
+    if (it == g.owner.end())
+      g.owner[cell] = t->thread;
     else if (it->second != (int64_t)t->thread)
       it->second = -1;
   }
+  for (auto &c : g.owner) g.rows.insert(c.first * g.elem / g.row_bytes);
+  return true;
+}
+
+// The same picture as an SVG file (CUSIM_PROFILE_SVG=FOLDER): every row, a cell per element with
+// the lane's number, filled with its warp's colour.
+void write_svg(const std::string &path, const launch_record &l, const layout &g,
+               const std::string &what) {
+  FILE *f = std::fopen(path.c_str(), "w");
+  if (!f) {
+    std::fprintf(stderr, "cusim: warning: cannot write %s\n", path.c_str());
+    return;
+  }
+  static const char *fill[8] = {"#e6194b", "#3cb44b", "#4363d8", "#911eb4",
+                                "#f58231", "#42d4f4", "#f032e6", "#9a6324"};
+  const int cell = 18, left = 80, top = 50;
+  size_t cells = g.row_bytes / g.elem;
+  int width = std::max(760, left + (int)cells * cell + 20),
+      height = top + (int)g.rows.size() * (cell + 4) + 20;
+  std::fprintf(f,
+               "<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"%d\" height=\"%d\" "
+               "font-family=\"monospace\" font-size=\"11\">\n",
+               width, height);
+  std::string title = "kernel '" + l.name + "': " + what;
+  for (char &c : title)
+    if (c == '<' || c == '>' || c == '&') c = '?';
+  std::fprintf(f, "<text x=\"4\" y=\"16\">%s</text>\n", title.c_str());
+  std::fprintf(f,
+               "<text x=\"4\" y=\"32\">each cell: a %u-byte element, the lane of the thread "
+               "that touched it, coloured by warp; lines: 32-byte sectors</text>\n",
+               g.elem);
+  int y = top;
+  for (uintptr_t r : g.rows) {
+    std::fprintf(f, "<text x=\"4\" y=\"%d\">+%lu</text>\n", y + 13,
+                 (unsigned long)(r * g.row_bytes));
+    for (size_t c = 0; c < cells; ++c) {
+      int x = left + (int)c * cell;
+      auto it = g.owner.find(r * cells + c);
+      const char *colour = "#ffffff";
+      std::string mark;
+      if (it != g.owner.end() && it->second < 0) {
+        colour = "#808080";
+        mark = "*";
+      } else if (it != g.owner.end()) {
+        colour = fill[g.warp_of((uint32_t)it->second) % 8];
+        mark = std::to_string((uint32_t)it->second % g.nthreads % 32);
+      }
+      std::fprintf(f,
+                   "<rect x=\"%d\" y=\"%d\" width=\"%d\" height=\"%d\" fill=\"%s\" "
+                   "stroke=\"#c0c0c0\"/>\n",
+                   x, y, cell, cell, colour);
+      if (!mark.empty())
+        std::fprintf(f, "<text x=\"%d\" y=\"%d\" fill=\"#ffffff\">%s</text>\n", x + 2, y + 13,
+                     mark.c_str());
+      if (c % (32 / g.elem) == 0)
+        std::fprintf(f,
+                     "<line x1=\"%d\" y1=\"%d\" x2=\"%d\" y2=\"%d\" stroke=\"#000000\" "
+                     "stroke-width=\"2\"/>\n",
+                     x, y - 1, x, y + cell + 1);
+    }
+    int x_end = left + (int)cells * cell;
+    std::fprintf(f,
+                 "<line x1=\"%d\" y1=\"%d\" x2=\"%d\" y2=\"%d\" stroke=\"#000000\" "
+                 "stroke-width=\"2\"/>\n",
+                 x_end, y - 1, x_end, y + cell + 1);
+    y += cell + 4;
+  }
+  std::fprintf(f, "</svg>\n");
+  std::fclose(f);
+}
+
+// Which thread touched which element of the memory one site accessed, one row per 128 bytes (a
+// warp's floats), with the sectors of each warp's first request there.
+void print_picture(FILE *o, const launch_record &l, uint64_t site, const std::string &what) {
+  layout g;
+  if (!lay_out(l, site, g)) return;
+  const auto &ts = g.ts;
+  unsigned nthreads = g.nthreads, warps_per_block = g.warps_per_block, elem = g.elem;
+  uintptr_t base = g.base;
+  size_t row_bytes = g.row_bytes;
+  const std::map<uintptr_t, int64_t> &owner = g.owner;
   bool colour = colour_wanted();
   static const char *warp_colour[8] = {"\033[31m", "\033[32m", "\033[34m", "\033[35m",
                                        "\033[33m", "\033[36m", "\033[91m", "\033[94m"};
@@ -398,8 +486,7 @@ void print_picture(FILE *o, const launch_record &l, uint64_t site, const std::st
                  "    touched it; * several threads; | 32-byte sectors (numbered\n"
                  "    below from the start of the array)\n",
                  elem);
-  std::set<uintptr_t> rows;
-  for (auto &c : owner) rows.insert(c.first * elem / row_bytes);
+  const std::set<uintptr_t> &rows = g.rows;
   int shown = 0;
   uintptr_t last = 0;
   for (uintptr_t r : rows) {
@@ -486,6 +573,15 @@ void print_picture(FILE *o, const launch_record &l, uint64_t site, const std::st
     if (list.size() > 36) list = list.substr(0, 33) + "...";
     std::fprintf(o, "    warp %u's first request: %zu sector%s (%s)\n", w.first, w.second.size(),
                  w.second.size() == 1 ? "" : "s", list.c_str());
+  }
+  if (const char *dir = std::getenv("CUSIM_PROFILE_SVG")) {
+    if (*dir) {
+      static int count = 0;
+      std::string path = std::string(dir) + "/" + l.name.substr(0, l.name.find('<')) + "-" +
+                         std::to_string(++count) + ".svg";
+      write_svg(path, l, g, what);
+      std::fprintf(o, "  (also drawn in %.60s)\n", path.c_str());
+    }
   }
 }
 
