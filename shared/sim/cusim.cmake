@@ -14,8 +14,10 @@ option(CUSIM_MEMCHECK "Simulator: check every kernel access for races and bounds
 set(CUSIM_CHECKER_FLAGS "" CACHE INTERNAL "compile options of instrumented .cu files")
 if(CUSIM_MEMCHECK AND (NOT DEFINED WB_SANITIZE OR WB_SANITIZE STREQUAL ""))
   if(CMAKE_CXX_COMPILER_ID STREQUAL "GNU")
+    # -fno-ipa-icf: identical code folding merges the thread loops of two launches of one kernel
+    # and keeps the lines of neither (the reports would name no source line for the second).
     set(CUSIM_CHECKER_FLAGS -fsanitize=thread --param=tsan-instrument-func-entry-exit=0
-        --param=tsan-distinguish-volatile=1 -Wno-tsan -g1
+        --param=tsan-distinguish-volatile=1 -Wno-tsan -g1 -fno-ipa-icf
         CACHE INTERNAL "compile options of instrumented .cu files")
   elseif(CMAKE_CXX_COMPILER_ID MATCHES "Clang")
     set(CUSIM_CHECKER_FLAGS -fsanitize=thread -mllvm -tsan-instrument-func-entry-exit=0

@@ -206,6 +206,16 @@ int main(int argc, char **argv) {
     CHECK(name, "count_up", {"atomics", 128}, {"requests", 4}, {"active_lanes", 128},
           {"global_load_requests", 0}, {"global_store_requests", 0});
   }
+  if (!std::strcmp(name, "transpose_small")) {
+    // The picture's launch: a 16 x 16 matrix, 4 blocks of 8 x 8 threads (2 warps each, a warp
+    // is 4 rows of 8 threads). A warp reads 4 row pieces of 8 floats (32 bytes, aligned): 4
+    // sectors, the ideal. It writes out[x * 16 + y]: for each of its 8 x, 4 consecutive floats
+    // (16 bytes) in a sector of their own: 8 sectors, ideal 4.
+    transpose_naive<<<dim3(2, 2), dim3(8, 8)>>>(in, out, 16);
+    CHECK(name, "transpose_naive", {"global_load_requests", 8}, {"global_load_sectors", 32},
+          {"global_load_ideal_sectors", 32}, {"global_store_requests", 8},
+          {"global_store_sectors", 64}, {"global_store_ideal_sectors", 32});
+  }
   if (!std::strcmp(name, "window")) {
     // Only the launches after cusim_profile_begin() count, and only the kernel named.
     copy<<<1, 32>>>(in, out);
