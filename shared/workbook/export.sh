@@ -11,9 +11,10 @@ Writes a student bundle to DIR (new or empty, outside this tree): the
 workbook script, the build files, shared/ and the lessons in LIST (numbers
 and ranges, e.g. 03-05,07; default: all), each exercise as shipped, with a
 README of the student's commands and the learner's docs. Never in it:
-solutions/, the project's tests/ and .ci/, the maintainer docs, build
-folders, .git, reset backups, lessons/*/grading.txt (points, hidden inputs).
-A snapshot of the exercises (.workbook/shipped/) lets reset work there.
+solutions/, the project's tests/ and .ci/, the maintainer docs and recipes,
+build folders, .git, reset backups, lessons/*/grading.txt (points, hidden
+inputs). A snapshot of the exercises (.workbook/shipped/) lets reset work
+there.
 
 It refuses the bundle, and removes it, if an answer would ship: a task region
 that differs from the shipped exercise (shared/workbook/shipped-tasks.sha256),
@@ -247,7 +248,8 @@ cmd_export() {
   # The project's own machinery stays home: its tests, CI, maintainer docs and grading files.
   local prune=(-o -path ./solutions -o -path ./.workbook -o -path ./tests -o -path ./.ci
     -o -path ./.clang-format -o -path ./docs/architecture.md -o -path ./docs/instructor-guide.md
-    -o -path ./docs/results.md -o -path ./docs/authoring.md -o -path './lessons/*/grading.txt')
+    -o -path ./docs/results.md -o -path ./docs/authoring.md -o -path ./docs/recipes
+    -o -path './lessons/*/grading.txt')
   for lesson in "${ALL_LESSONS[@]}"; do
     [[ " ${lessons[*]} " == *" $lesson "* ]] || prune+=(-o -path "./lessons/$lesson")
   done

@@ -622,6 +622,10 @@ cmd_grade() {
   out=${out:-$BUILD/grade}
   mkdir -p "$out" && out=$(cd "$out" && pwd)
   GRADE_SEED=${seed:-$(( $(od -An -N4 -tu4 /dev/urandom | tr -d ' ') % 999999999 + 1 ))}
+  # A new grade: the records and results of an earlier one in OUT go (its work folders stay).
+  local old
+  for old in "$out"/*/results.json; do [ -f "$old" ] && rm -f "$old" && rmdir "${old%/*}" 2>/dev/null; done
+  rm -rf "${out:?}/logs" "$out/grades.csv" "$out/junit.xml" "$out/summary.txt" "$out/tasks.txt"
   [ "$jobs" -eq 1 ] || { grade_parallel "$subs" "$out" "$jobs" "${pass_on[@]}"; return; }
 
   # The lessons: --lessons (each must exist), else every lesson someone submitted.
@@ -631,10 +635,7 @@ cmd_grade() {
     mapfile -t lessons < <(parse_lessons "$only" grade) || exit 2
     [ ${#lessons[@]} -gt 0 ] && [ -n "${lessons[0]}" ] || exit 2
   fi
-  # A new grade: the records and results of an earlier one in OUT go (its work folder stays).
-  local stage=$out/work/submissions old
-  for old in "$out"/*/results.json; do [ -f "$old" ] && rm -f "$old" && rmdir "${old%/*}" 2>/dev/null; done
-  rm -rf "${out:?}/logs" "$out/grades.csv" "$out/junit.xml" "$out/summary.txt" "$out/tasks.txt"
+  local stage=$out/work/submissions
   chmod -R u+w "$out/work" 2>/dev/null
   rm -rf "$stage"
   mkdir -p "$stage"
@@ -813,7 +814,9 @@ grade_merge() { # OUT SHARD-DIR...
     elif ! cmp -s <(grep -v '^timeout' "$info") <(grep -v '^timeout' "$dir/grade-info.tsv"); then
       warn "warning: $dir was graded with other lessons, seed or backend than ${info%/*}"
     fi
-    for student in $(cd "$dir/logs" 2>/dev/null && ls); do
+    for student in "$dir"/logs/*/; do
+      student=${student%/}
+      student=${student##*/}
       [ -f "$dir/logs/$student/grade.record" ] || continue
       [ "$dir/logs/$student" -ef "$out/logs/$student" ] && continue
       rm -rf "${out:?}/logs/$student"
