@@ -249,7 +249,7 @@ cmd_export() {
   local prune=(-o -path ./solutions -o -path ./.workbook -o -path ./tests -o -path ./.ci
     -o -path ./.clang-format -o -path ./docs/architecture.md -o -path ./docs/instructor-guide.md
     -o -path ./docs/results.md -o -path ./docs/authoring.md -o -path ./docs/recipes
-    -o -path './lessons/*/grading.txt')
+    -o -path ./docs/template -o -path './lessons/*/grading.txt')
   for lesson in "${ALL_LESSONS[@]}"; do
     [[ " ${lessons[*]} " == *" $lesson "* ]] || prune+=(-o -path "./lessons/$lesson")
   done

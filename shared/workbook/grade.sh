@@ -26,8 +26,8 @@ or --grading FILE; each run adds an input with a seed of its own (--seed).
 --timeout S: the time limit of each run (default 60).
 Writes DIR/grades.csv, DIR/junit.xml, DIR/summary.txt, DIR/tasks.txt,
 DIR/STUDENT/results.json (Gradescope) and DIR/logs/STUDENT/ (default DIR:
-$BUILD/grade). --jobs N grades N students at a time; --shard I/N grades
-every Nth student from the I-th, and --merge joins the shards' folders.
+grade/ in the build folder). --jobs N grades N students at a time; --shard
+I/N grades every Nth student from the I-th; --merge joins shards' folders.
 Exit status 3 when a check could not run (the grader's fault, no zero).
 See docs/instructor-guide.md.
 EOF
@@ -153,7 +153,7 @@ grading_line() { # WHERE NN-slug LINE...
       GRADE_POINTS[$lesson,$((10#$1))]=$2 ;;
     input)
       [ $# -gt 0 ] || usage_error "grade: $where: 'input' needs the program's flags, e.g. 'input --n 4097'"
-      [[ " $* " =~ ^(\ --?[a-z][a-z-]*(\ [0-9][0-9.]*)?)+\ $ ]] ||
+      [[ " $* " =~ ^(\ --?[a-z][a-z-]*(\ [0-9][0-9.]*[kKmMgG]?)?)+\ $ ]] ||
         usage_error "grade: $where: an input is flags and numbers only, e.g. 'input --n 4097 --seed 9'"
       GRADE_INPUTS[$lesson]+="$*"$'\n' ;;
     *) usage_error "grade: $where: unknown line '$kind' (points or input)" ;;
@@ -376,6 +376,11 @@ grade_credit() { # STUDENT NN-slug FILE VERDICT BACKEND LOG RECORD
           esac
         fi ;;
     esac
+    # A task the failed check named together with others says so: its own verdict is the one
+    # judged alone, so the shared check costs points once.
+    if [[ ",$ATTEMPT_TASKS," == *",$task,"* && $ATTEMPT_TASKS == *,* ]]; then
+      note+="${note:+; }the failed check covers tasks ${ATTEMPT_TASKS//,/, } together"
+    fi
     local got=0
     [ "$task_verdict" = pass ] && got=$points
     [ "$task_verdict" = could-not-run ] && got=''
@@ -504,39 +509,46 @@ write_gradebooks() { # OUT: grades.csv, junit.xml, STUDENT/results.json, summary
     } >"$out/$student/results.json"
   done
 
-  # summary.txt: one row per student, a cell per lesson (POINTS/MAX:VERDICT), the total; padded
-  # by characters (not bytes), so names with accents line up.
+  # summary.txt: one row per student, a cell per lesson (POINTS/MAX:VERDICT), the total; each
+  # column as wide as its widest cell, padded by characters (not bytes), so names with accents
+  # line up.
   local width=7 cell length
+  local -A cells=() widths=()
   for student in "${students[@]}"; do
     length=$(LC_ALL=C.UTF-8 awk '{ print length($0) }' <<<"$student")
     [ "$length" -lt $width ] || width=$((length + 1))
+    record=$out/logs/$student/grade.record
+    local unknown=no
+    for lesson in "${lessons[@]}"; do
+      IFS=$'\037' read -r _ _ verdict points max _ < <(awk -F'\037' -v l="$lesson" '$1 == "L" && $2 == l' "$record")
+      case $verdict in
+        not-submitted) cell=-- ;;
+        could-not-run) cell="??" unknown=yes ;;
+        *) cell="$points/$max:$verdict" ;;
+      esac
+      cells[$student,$lesson]=$cell
+      [ "${#cell}" -le "${widths[$lesson]:-2}" ] || widths[$lesson]=${#cell}
+    done
+    if [ $unknown = yes ]; then
+      cells[$student,total]="??"
+    else
+      cells[$student,total]="$(awk -F'\037' '$1 == "L" { print $4 }' "$record" | sum_points)/$(awk -F'\037' '$1 == "L" { print $5 }' "$record" | sum_points)"
+    fi
   done
   {
-    echo "# workbook grade: $(date '+%Y-%m-%d %H:%M'), checks ran $where"
+    echo "# workbook grade: $(date '+%Y-%m-%d %H:%M')"
+    echo "# checks ran $where"
     echo "# each cell: points/max:verdict (-- not submitted, ?? could not run: no grade)"
     pad "$width" student
-    for lesson in "${lessons[@]}"; do printf '  '; pad 20 "${lesson%%-*}"; done
+    for lesson in "${lessons[@]}"; do printf '  '; pad "${widths[$lesson]:-2}" "${lesson%%-*}"; done
     printf '  total\n'
     for student in "${students[@]}"; do
-      record=$out/logs/$student/grade.record
       pad "$width" "$student"
-      local unknown=no
       for lesson in "${lessons[@]}"; do
-        IFS=$'\037' read -r _ _ verdict points max _ < <(awk -F'\037' -v l="$lesson" '$1 == "L" && $2 == l' "$record")
-        case $verdict in
-          not-submitted) cell=-- ;;
-          could-not-run) cell="??" unknown=yes ;;
-          *) cell="$points/$max:$verdict" ;;
-        esac
         printf '  '
-        pad 20 "$cell"
+        pad "${widths[$lesson]:-2}" "${cells[$student,$lesson]}"
       done
-      if [ $unknown = yes ]; then
-        printf '  ??\n'
-      else
-        printf '  %s/%s\n' "$(awk -F'\037' '$1 == "L" { print $4 }' "$record" | sum_points)" \
-          "$(awk -F'\037' '$1 == "L" { print $5 }' "$record" | sum_points)"
-      fi
+      printf '  %s\n' "${cells[$student,total]}"
     done
   } >"$out/summary.txt"
   GRADE_ERRORS=$all_errors
@@ -747,7 +759,11 @@ cmd_grade() {
       [ "$verdict" = could-not-run ] && points=''
       elapsed=$(awk -v a="$started" -v b="$(date +%s.%N)" 'BEGIN { printf "%.2f", b - a }')
       printf 'L\037%s\037%s\037%s\037%s\037%s\037%s\n' "$lesson" "$verdict" "$points" "$max" "$elapsed" "${message//$'\037'/ }" >>"$record"
-      printf '  %s %s %s\n' "$(pad 20 "$student")" "${lesson%%-*}" "$verdict${message:+: ${message#"$verdict: "}}${points:+ [$points/$max]}"
+      # The console line: the verdict once (the message may start with it, in words).
+      local said=${message#"$verdict: "}
+      said=${said#"${verdict//-/ }: "}
+      [ "$said" != "${verdict//-/ }" ] || said=''
+      printf '  %s %s %s\n' "$(pad 20 "$student")" "${lesson%%-*}" "$verdict${said:+: $said}${points:+ [$points/$max]}"
     done
   done
   grade_finish "$out"

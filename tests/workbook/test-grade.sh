@@ -12,8 +12,10 @@
 #   erin        task 1 never ends: timeout, naming the limit (--timeout 5)
 #   frank       nothing for the lesson: not-submitted, 0/4
 #   gina        a sim compile error in task 3: compile-error with the compiler's first error
-# Each verdict is checked in grades.csv, junit.xml, each results.json and summary.txt. Then a
-# grader's fault (a hidden input the program refuses) is an <error>, exit 3 and no zero.
+# Each verdict is checked in grades.csv, junit.xml, each results.json and summary.txt. Then:
+# gpu=yes planted in every cached file changes nothing (the backend is probed each run); a
+# grader's fault (a hidden input the program refuses; no GPU when the checks run) is an <error>,
+# exit 3 and no zero.
 source "$(dirname "${BASH_SOURCE[0]}")/lib.sh"
 
 tree=$SCRATCH/tree
@@ -98,6 +100,7 @@ if [ $have_nvcc = yes ]; then
 fi
 check "bob: task 2 judged alone, with the reference's task 1" grep -q -E 'task 2 .*fail.*reference' "$results/logs/bob/$lesson.log"
 check "bob: his own words for task 1 pass alone" grep -q -E 'task 1 .*pass.*judged with the reference' "$results/logs/bob/$lesson.log"
+check "bob: task 1 says its check is shared with task 2" grep -q -E 'task 1 .*pass.*covers tasks 1, 2 together' "$results/logs/bob/$lesson.log"
 check "logs: which inputs ran" grep -q -E '^inputs: shipped: --n 1; --n 2' "$results/logs/alice/$lesson.log"
 check "logs: the seed's input ran" grep -q -E "^==> $lesson\.exercise\.sim --n 1000 --seed [0-9]+" "$results/logs/alice/$lesson.log"
 
@@ -121,10 +124,12 @@ check "results.json: frank 0" grep -q -E '^  "score": 0,' "$results/frank/result
 command -v jq >/dev/null && check "results.json: valid JSON" jq -e '.tests | length == 3' "$json"
 
 # summary.txt: aligned by characters: every row's total starts in the same column.
-starts=$(tail -n +3 "$summary" | while IFS= read -r l; do LC_ALL=C.UTF-8 bash -c 'x=${1%  *}; echo ${#x}' _ "$l"; done | sort -u)
+starts=$(grep -v '^#' "$summary" | while IFS= read -r l; do LC_ALL=C.UTF-8 bash -c 'x=${1%  *}; echo ${#x}' _ "$l"; done | sort -u)
 check "summary: the total column starts at one character position in every row ($starts)" test "$(wc -l <<<"$starts")" -eq 1
 check "summary: Zoë Müller's row" grep -q -E '^Zoë Müller +3/4:wrong-result +3/4$' "$summary"
 check "summary: frank --" grep -q -E '^frank +-- +0/4$' "$summary"
+check "summary: says where the checks ran" grep -q -E '^# checks ran on the CPU simulator' "$summary"
+check "summary: within 80 columns" test "$(LC_ALL=C.UTF-8 awk 'length($0) > 80' "$summary" | grep -c -v '^#')" -eq 0
 
 # The backend is found, never remembered: gpu=yes planted in every progress file the grade and
 # the tree have (as if they came from a GPU node over a shared file system), then a regrade on
@@ -162,6 +167,15 @@ check "could not run: a JUnit <error>, not a failure" grep -q '<error type="coul
 check "could not run: errors=1" grep -q 'errors="1"' "$SCRATCH/results2/junit.xml"
 check "could not run: an empty cell, not a zero" test "$(grep -F 'alice,' "$SCRATCH/results2/grades.csv" | tr -d '\r')" = "alice,could-not-run,,,,,,4"
 check "could not run: no results.json (Gradescope shows an autograder failure)" test ! -e "$SCRATCH/results2/alice/results.json"
+
+# A GPU that is not there when the checks run (forced with WORKBOOK_BACKEND=cuda, as if it went
+# away after the probe): every check is could-not-run, never a FAIL, and grade exits 3.
+if [ $have_nvcc = yes ]; then
+  WORKBOOK_BACKEND=cuda wb "$tree" "$out" grade "$subs2" --lessons 03 --output "$SCRATCH/results3" --timeout 5
+  check "no GPU at run time: grade exits 3" status_is $? 3
+  check "no GPU at run time: could not run, saying why" grep -q -E '^  alice +03 could-not-run: no CUDA device' "$out"
+  check "no GPU at run time: a JUnit <error>" grep -q '<error type="could-not-run"' "$SCRATCH/results3/junit.xml"
+fi
 
 # Bad input: one line, exit 2.
 wb "$tree" "$out" grade "$SCRATCH/no-such-folder"

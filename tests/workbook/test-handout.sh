@@ -22,7 +22,7 @@ check "export --lessons 03-05: exit 0" status_is $? 0
 lessons=$(cd "$bundle/lessons" && ls -d [0-9][0-9]-* | cut -c1-2 | paste -sd ' ')
 check "the bundle holds lessons 03 04 05 only ($lessons)" test "$lessons" = "03 04 05"
 for path in solutions tests .ci docs/architecture.md docs/instructor-guide.md docs/results.md \
-  docs/authoring.md docs/recipes .clang-format lessons/03-hello-copy/grading.txt build; do
+  docs/authoring.md docs/recipes docs/template .clang-format lessons/03-hello-copy/grading.txt build; do
   check "the bundle has no $path" test ! -e "$bundle/$path"
 done
 check "no file in the bundle mentions the hidden input" bash -c '! grep -r -q -F -e "--n 5003" "$1"' _ "$bundle"
