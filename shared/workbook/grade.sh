@@ -252,6 +252,10 @@ grade_attempt() { # NN-slug BACKEND LOG
     nvcc_finish || nvcc=rejected
     grep -v -E '^\[ *[0-9]+/[0-9]+\]|^ninja: |^FAILED: ' "$build_log" | head -n 40 >>"$log"
     if [ $nvcc = rejected ]; then grade_nvcc_rejects "$log"; return; fi
+    if line=$(grep -m 1 '^bwrap: ' "$build_log"); then # the sandbox did not start: not the student's
+      ATTEMPT=could-not-run ATTEMPT_MESSAGE="could not run: the sandbox did not start ($line)"
+      return
+    fi
     ATTEMPT=compile-error
     line=$(grep -m 1 -E '(error|Error)[: ]' "$build_log" | sed -E 's@^[^ :]*/([^/ :]+):@\1:@')
     ATTEMPT_MESSAGE="does not compile: ${line:-see the log}"
@@ -260,6 +264,7 @@ grade_attempt() { # NN-slug BACKEND LOG
   # The course files are read-only from here (root ignores this; the sandbox and the restore
   # before the next submission do not).
   chmod -R a-w "$WB_ROOT"
+  local -a inputs
   mapfile -t inputs < <(grade_inputs "$lesson" "$backend")
   describe_inputs "$lesson" >>"$log"
   rm -f "$verdicts"
@@ -296,7 +301,12 @@ grade_attempt() { # NN-slug BACKEND LOG
       fi ;;
     *)
       line=$(grep -m 1 -E '^cusim: error: .*(segmentation fault|bus error|out-of-bounds|overflowed|illegal address)' "$STATE/run.log")
-      if [ -n "$line" ]; then
+      # No record and exit 1 is not a driver's (wb_finish records first) and student code cannot
+      # exit on its own: with bubblewrap's message, the sandbox did not start.
+      if tail -n 1 "$verdicts" 2>/dev/null | grep -q -E ' NONE exit=1 ' && grep -q '^bwrap: ' "$STATE/run.log"; then
+        ATTEMPT=could-not-run
+        ATTEMPT_MESSAGE="could not run: the sandbox did not start ($(grep -m 1 '^bwrap: ' "$STATE/run.log"))"
+      elif [ -n "$line" ]; then
         ATTEMPT=crash ATTEMPT_MESSAGE=$(grade_crash_message "$line")
       elif [ "$status" -gt 128 ]; then
         ATTEMPT=crash

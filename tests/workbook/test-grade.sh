@@ -168,6 +168,21 @@ check "could not run: errors=1" grep -q 'errors="1"' "$SCRATCH/results2/junit.xm
 check "could not run: an empty cell, not a zero" test "$(grep -F 'alice,' "$SCRATCH/results2/grades.csv" | tr -d '\r')" = "alice,could-not-run,,,,,,4"
 check "could not run: no results.json (Gradescope shows an autograder failure)" test ! -e "$SCRATCH/results2/alice/results.json"
 
+# A sandbox that passes its probe but cannot start a submission's build (as where user
+# namespaces are refused later): the grader's fault, could-not-run, exit 3.
+mkdir -p "$SCRATCH/fakebin"
+cat >"$SCRATCH/fakebin/bwrap" <<'EOF'
+#!/bin/sh
+for last; do :; done
+[ "$last" = true ] && exit 0
+echo "bwrap: Creating new namespace failed: Operation not permitted" >&2
+exit 1
+EOF
+chmod +x "$SCRATCH/fakebin/bwrap"
+PATH=$SCRATCH/fakebin:$PATH wb "$tree" "$out" grade "$subs2" --lessons 03 --output "$SCRATCH/results2" --timeout 5
+check "a sandbox that does not start: grade exits 3" status_is $? 3
+check "a sandbox that does not start: could-not-run, saying so" grep -q -E '^  alice +03 could-not-run: the sandbox did not start' "$out"
+
 # A GPU that is not there when the checks run (forced with WORKBOOK_BACKEND=cuda, as if it went
 # away after the probe): every check is could-not-run, never a FAIL, and grade exits 3.
 if [ $have_nvcc = yes ]; then
