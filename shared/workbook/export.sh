@@ -5,12 +5,16 @@
 # --- export DIR --------------------------------------------------------------------------------
 help_export() {
   cat <<EOF
-Usage: $WB_NAME export DIR [--lessons NN,NN] [--verify]
+Usage: $WB_NAME export DIR [--lessons LIST] [--verify]
 
-Writes a student bundle to DIR (new or empty, outside this tree): everything
-but solutions/, build folders, .git, reset backups and the lessons that
---lessons leaves out (default: none), with every exercise as shipped, and a
-snapshot of them (.workbook/shipped/) so that reset works in the bundle.
+Writes a student bundle to DIR (new or empty, outside this tree): the
+workbook script, the build files, shared/ and the lessons in LIST (numbers
+and ranges, e.g. 03-05,07; default: all), each exercise as shipped, with a
+README of the student's commands and the learner's docs. Never in it:
+solutions/, the project's tests/ and .ci/, the maintainer docs and recipes,
+build folders, .git, reset backups, lessons/*/grading.txt (points, hidden
+inputs). A snapshot of the exercises (.workbook/shipped/) lets reset work
+there.
 
 It refuses the bundle, and removes it, if an answer would ship: a task region
 that differs from the shipped exercise (shared/workbook/shipped-tasks.sha256),
@@ -20,6 +24,32 @@ bundle is built on the CPU simulator (a minute or two).
 --verify also configures and builds the bundle in a temporary folder
 (WORKBOOK_CMAKE_ARGS apply).
 EOF
+}
+# A list of lessons, "03-05,07" (numbers and ranges; "3" and "03" alike) -> NN-slug per line, in
+# order, each once. A lesson that does not exist is an error that says so (status 2).
+parse_lessons() { # LIST COMMAND
+  local item from to n lesson found
+  local -a items out=()
+  IFS=, read -r -a items <<<"${1// /}"
+  for item in "${items[@]}"; do
+    [ -n "$item" ] || continue
+    if [[ $item =~ ^([0-9]{1,2})-([0-9]{1,2})$ ]]; then
+      from=$((10#${BASH_REMATCH[1]})) to=$((10#${BASH_REMATCH[2]}))
+    elif [[ $item =~ ^[0-9]{1,2}$ ]]; then
+      from=$((10#$item)) to=$from
+    else
+      usage_error "$2: '$item' is not a lesson number or range (e.g. --lessons 03-05,07)"
+    fi
+    [ "$from" -le "$to" ] || usage_error "$2: the range '$item' runs backwards"
+    for ((n = from; n <= to; n++)); do
+      found=''
+      for lesson in "${ALL_LESSONS[@]}"; do [ "${lesson%%-*}" = "$(printf '%02d' "$n")" ] && found=$lesson; done
+      [ -n "$found" ] || usage_error "$2: there is no lesson $(printf '%02d' "$n") (lessons: $(lesson_numbers "${ALL_LESSONS[@]}"))"
+      [[ " ${out[*]} " == *" $found "* ]] || out+=("$found")
+    done
+  done
+  [ ${#out[@]} -gt 0 ] || usage_error "$2: --lessons names no lesson"
+  printf '%s\n' "${out[@]}"
 }
 # Copy a source tree without .git, build folders (top-level build* or any folder holding a
 # CMakeCache.txt) and reset backups; extra find tests name more paths to leave out.
@@ -95,6 +125,95 @@ bundle_exercises_pass() { # BUNDLE BUILD LESSON...: one line per lesson that pas
   [ $unbuilt = no ] || echo "(build log: $build.log)"
   [ $problems -eq 0 ]
 }
+# The bundle's README: what the student runs, each command working in the bundle (the test
+# unit.workbook.export runs them there), and the lessons it holds.
+bundle_readme() { # LESSON...
+  local first=${1%%-*} lesson row
+  cat <<EOF
+# The CUDA C workbook: lessons $(lesson_numbers "$@" | sed 's/ /, /g')
+
+Each lesson is a small program with a few marked tasks for you to complete; the
+workbook builds it, runs it, and checks its results against the same
+computation done on the CPU. No GPU? Every lesson also runs on the workbook's
+CPU simulator, and the output says which one checked your work.
+
+You need CMake 3.25 or newer, a C11/C++17 compiler (gcc or clang), Bash, and
+Ninja or Make. The CUDA Toolkit and an NVIDIA GPU are optional.
+
+## Your commands
+
+\`\`\`
+./workbook                # build, check every exercise, show what is next
+./workbook check $first       # check lesson $first's exercise; on failure, a hint
+ctest --test-dir build -L lesson$first --output-on-failure
+./workbook hint $first        # the next hint for lesson $first
+./workbook run $first         # run lesson $first's program and read its figures
+./workbook report         # write build/workbook-report.txt to hand in
+./workbook reset $first       # start lesson $first again (yours is kept as a backup)
+\`\`\`
+
+The third is the same check by CTest, in the \`build/\` folder that \`./workbook\`
+makes the first time.
+
+## Working through a lesson
+
+1. Read \`lessons/NN-slug/README.md\`.
+2. Open \`lessons/NN-slug/exercise.cu\` (or \`exercise.c\`) and do the tasks
+   between the markers \`// ---- task N ...\` and \`// ---- end of task N\`.
+   Change nothing else: only the task regions are graded.
+3. Check with \`./workbook check NN\`; stuck, \`./workbook hint NN\`.
+
+| lesson | what it teaches |
+| --- | --- |
+EOF
+  for lesson in "$@"; do
+    row=$(grep -F "| $lesson |" "$WB_ROOT/README.md" | head -n 1)
+    [ -n "$row" ] || row="| $lesson | $(lesson_title "$lesson") |"
+    echo "$row"
+  done
+  cat <<EOF
+
+More: \`docs/getting-started.md\` (setting up, laptops without a GPU) and
+\`docs/troubleshooting.md\` (drivers, CUDA errors and what they mean).
+EOF
+}
+# The bundle's CMakePresets.json: the learner's presets only (the project's ci and sanitizer
+# presets need its tests and solutions, which do not ship).
+bundle_presets() {
+  cat <<'EOF'
+{
+  "version": 6,
+  "cmakeMinimumRequired": { "major": 3, "minor": 25, "patch": 0 },
+  "configurePresets": [
+    {
+      "name": "default",
+      "displayName": "Learner: build every lesson, check the exercises",
+      "binaryDir": "${sourceDir}/build",
+      "cacheVariables": { "WB_TESTS": "learner", "CMAKE_BUILD_TYPE": "Release" }
+    }
+  ],
+  "buildPresets": [{ "name": "default", "configurePreset": "default" }],
+  "testPresets": [
+    {
+      "name": "default",
+      "configurePreset": "default",
+      "output": { "outputOnFailure": true, "outputJUnitFile": "junit.xml" },
+      "execution": { "noTestsAction": "error", "jobs": 2 }
+    }
+  ],
+  "workflowPresets": [
+    {
+      "name": "default",
+      "steps": [
+        { "type": "configure", "name": "default" },
+        { "type": "build", "name": "default" },
+        { "type": "test", "name": "default" }
+      ]
+    }
+  ]
+}
+EOF
+}
 cmd_export() {
   local dir='' verify=no only='' created=no
   while [ $# -gt 0 ]; do
@@ -109,12 +228,10 @@ cmd_export() {
   done
   [ -n "$dir" ] || usage_error "export: where to? e.g. $WB_NAME export ../cuda-workbook-students"
   # The lessons to export: --lessons, else all of them.
-  local lessons=() lesson number
+  local lessons=() lesson
   if [ -n "$only" ]; then
-    for number in ${only//,/ }; do
-      lesson=$(resolve_lesson "$number") || exit 2
-      [[ " ${lessons[*]} " == *" $lesson "* ]] || lessons+=("$lesson")
-    done
+    mapfile -t lessons < <(parse_lessons "$only" export)
+    [ ${#lessons[@]} -gt 0 ] && [ -n "${lessons[0]}" ] || exit 2
   else
     lessons=("${ALL_LESSONS[@]}")
   fi
@@ -128,11 +245,17 @@ cmd_export() {
   say "Lessons: $(lesson_numbers "${lessons[@]}")"
   wb_lock # the snapshots and copies of the shipped exercises live in the build folder
   snapshot_exercises
-  local prune=(-o -path ./solutions -o -path ./.workbook)
+  # The project's own machinery stays home: its tests, CI, maintainer docs and grading files.
+  local prune=(-o -path ./solutions -o -path ./.workbook -o -path ./tests -o -path ./.ci
+    -o -path ./.clang-format -o -path ./docs/architecture.md -o -path ./docs/instructor-guide.md
+    -o -path ./docs/results.md -o -path ./docs/authoring.md -o -path ./docs/recipes
+    -o -path ./docs/template -o -path './lessons/*/grading.txt')
   for lesson in "${ALL_LESSONS[@]}"; do
     [[ " ${lessons[*]} " == *" $lesson "* ]] || prune+=(-o -path "./lessons/$lesson")
   done
   copy_tree "$WB_ROOT" "$dir" "${prune[@]}"
+  bundle_readme "${lessons[@]}" >"$dir/README.md"
+  bundle_presets >"$dir/CMakePresets.json"
   # Every exercise as shipped (an instructor may have solved some in this tree), and a snapshot
   # of them for `reset` in the bundle.
   local file shipped name

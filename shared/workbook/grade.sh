@@ -1,31 +1,57 @@
 # shellcheck shell=bash
 # grade.sh: `workbook grade`, the instructor's grader (sourced by workbook, not run).
-# Uses the workbook's helpers (check_lesson, backend_for, ...), its settings and copy_tree from
-# export.sh.
+# Uses the workbook's helpers (backend_for, gpu_probe, ...), its settings, and copy_tree and
+# parse_lessons from export.sh.
 
-# --- grade SUBMISSIONS_DIR ---------------------------------------------------------------------
+# --- grade SUBMISSIONS ---------------------------------------------------------------------------
 help_grade() {
   cat <<EOF
-Usage: $WB_NAME grade SUBMISSIONS_DIR [--lessons NN,NN] [--output DIR]
+Usage: $WB_NAME grade SUBMISSIONS_DIR [--lessons LIST] [--output DIR]
+         [--timeout S] [--grading FILE] [--seed S] [--jobs N] [--shard I/N]
+       $WB_NAME grade --merge DIR... --output DIR
 
-SUBMISSIONS_DIR holds one folder per student, each a copy of lessons/ (or of the whole tree, with
-lessons/ inside). Only each student's exercise files (exercise.cu, exercise.c) are used: they are
-built into a pristine copy of this tree (its drivers, references, tests; no solutions/), so editing
-anything else cannot help. Graded lessons: --lessons, else every lesson someone submitted.
-Writes DIR/junit.xml (one testsuite per student, one testcase per lesson), DIR/summary.txt
-(student x lesson) and DIR/logs/STUDENT/NN-slug.log; DIR defaults to $BUILD/grade.
-Runs on the GPU when there is a usable one, otherwise on the CPU simulator, and says which.
-WORKBOOK_CMAKE_ARGS apply to the pristine build.
-Each submission gets a fresh copy of that tree and build, runs in bubblewrap
-(read-only, no network; a warning where it is missing) and passes only with the
-driver's verdict record. WORKBOOK_GRADE_TIMEOUT=SECONDS: the time limit of a
-run (60). Also writes DIR/tasks.txt: a verdict per student, lesson and task.
+SUBMISSIONS_DIR is a folder with one entry per student: a copy of lessons/, a
+whole tree or a git clone, a folder with the exercise file at its top (with
+--lessons naming one lesson), or one file per student as an LMS download
+names it ("Alice Smith_1234_exercise.cu": the name is the part before "_").
+Only the exercise files are graded, each in a fresh copy of this tree (no
+solutions/), in bubblewrap where it works, and only the driver's verdict
+record counts. LIST: lessons and ranges, e.g. 03-05,07 (default: every
+lesson someone submitted).
+
+Verdicts: pass, wrong-result, compile-error (nvcc is asked too, where it is
+installed), crash, timeout, not-submitted, refused, could-not-run. Points per
+task (default 1 each) and hidden inputs come from lessons/NN-slug/grading.txt
+or --grading FILE; each run adds an input with a seed of its own (--seed).
+--timeout S: the time limit of each run (default 60).
+Writes DIR/grades.csv, DIR/junit.xml, DIR/summary.txt, DIR/tasks.txt,
+DIR/STUDENT/results.json (Gradescope) and DIR/logs/STUDENT/ (default DIR:
+grade/ in the build folder). --jobs N grades N students at a time; --shard
+I/N grades every Nth student from the I-th; --merge joins shards' folders.
+Exit status 3 when a check could not run (the grader's fault, no zero).
+See docs/instructor-guide.md.
 EOF
 }
 xml_escape() { # stdin -> stdout, safe inside XML text and attributes
   tr -d '\000-\010\013\014\016-\037' | sed -e 's/&/\&amp;/g' -e 's/</\&lt;/g' -e 's/>/\&gt;/g' -e 's/"/\&quot;/g'
 }
-submitted_exercise() { # STUDENT-LESSONS-DIR NN-slug -> the student's exercise file, or nothing
+json_string() { # stdin -> one JSON string (quotes included)
+  tr -d '\000-\010\013\014\016-\037' | sed -e 's/\\/\\\\/g' -e 's/"/\\"/g' -e 's/\t/\\t/g' -e 's/\r/\\r/g' |
+    awk 'BEGIN { printf "\"" } { printf "%s%s", (NR > 1 ? "\\n" : ""), $0 } END { printf "\"" }'
+}
+csv_field() { # TEXT -> TEXT quoted as RFC 4180 asks (only when it needs it)
+  local text=$1
+  if [[ $text == *[\",$'\n'$'\r']* ]]; then printf '"%s"' "${text//\"/\"\"}"; else printf '%s' "$text"; fi
+}
+# Pad TEXT to WIDTH characters (not bytes: "Zoë Müller" is 10 wide), in a UTF-8 locale.
+pad() { # WIDTH TEXT
+  local LC_ALL=C.UTF-8 text=$2 width=$1
+  printf '%s%*s' "$text" $((width > ${#text} ? width - ${#text} : 0)) ''
+}
+# The exercise file a student submitted for a lesson, or nothing. ROOT is where the student's
+# lessons are (their lessons/ folder, or their folder itself); a folder holding the exercise at
+# its top counts for the one lesson graded (FLAT=yes).
+submitted_exercise() { # STUDENT-LESSONS-DIR NN-slug [FLAT]
   local root=$1 lesson=$2 name candidate
   name=$(exercise_file "$lesson")
   name=${name##*/}
@@ -33,6 +59,7 @@ submitted_exercise() { # STUDENT-LESSONS-DIR NN-slug -> the student's exercise f
     # A link is returned too: screen_submission refuses it by name.
     [ -f "$candidate" ] || [ -L "$candidate" ] && { echo "$candidate"; return; }
   done
+  if [ "${3:-no}" = yes ] && { [ -f "$root/$name" ] || [ -L "$root/$name" ]; }; then echo "$root/$name"; fi
 }
 # What a submission may be: its exercise file, a plain file (no link anywhere on its path from the
 # student's folder), of a sane size, and within the rules (submission-rules.sh). Other files in the
@@ -109,228 +136,718 @@ grade_restore() { # TREE BUILD: the base again, as it was (times kept, so nothin
   rm -rf "$1" "$2"
   cp -a "$GRADE_BASE/tree" "$1" && cp -a "$GRADE_BASE/build" "$2"
 }
-GRADE_TASKS='' GRADE_NOTE=''
-# Like check_lesson, but the run's verdict is the one run-lesson.sh took from the driver's record
-# (WB_VERDICT_LOG), not the output; the ctest run is its own session, killed whole when it ends.
-grade_check() { # NN-slug BACKEND: sets CHECK_RESULT, CHECK_LOG and GRADE_TASKS (failed tasks)
-  local lesson=$1 backend=$2 test pid verdicts=$STATE/verdicts.txt
+
+# --- The grading file: points per task, hidden inputs ---------------------------------------------
+# lessons/NN-slug/grading.txt (never exported) or --grading FILE. Lines, '#' starts a comment:
+#     points TASK POINTS      task TASK is worth POINTS (default: 1 each)
+#     input FLAGS...          a hidden input: one more run of the lesson program, after the shipped
+# In a --grading FILE each line starts with the lesson's number: "03 points 1 2", "03 input --n 7".
+declare -A GRADE_POINTS=() GRADE_INPUTS=()
+grading_line() { # WHERE NN-slug LINE...
+  local where=$1 lesson=$2 kind=$3
+  shift 3
+  case $kind in
+    points)
+      [[ $# -eq 2 && $1 =~ ^[0-9]+$ && $2 =~ ^[0-9]+(\.[0-9]+)?$ ]] ||
+        usage_error "grade: $where: 'points' needs a task and a number, e.g. 'points 2 3'"
+      GRADE_POINTS[$lesson,$((10#$1))]=$2 ;;
+    input)
+      [ $# -gt 0 ] || usage_error "grade: $where: 'input' needs the program's flags, e.g. 'input --n 4097'"
+      [[ " $* " =~ ^(\ --?[a-z][a-z-]*(\ [0-9][0-9.]*[kKmMgG]?)?)+\ $ ]] ||
+        usage_error "grade: $where: an input is flags and numbers only, e.g. 'input --n 4097 --seed 9'"
+      GRADE_INPUTS[$lesson]+="$*"$'\n' ;;
+    *) usage_error "grade: $where: unknown line '$kind' (points or input)" ;;
+  esac
+}
+load_grading() { # LESSON-FILE-ROOT GRADING-FILE LESSON...: fill GRADE_POINTS and GRADE_INPUTS
+  local root=$1 extra=$2 lesson number line=0 words
+  shift 2
+  for lesson in "$@"; do
+    [ -f "$root/lessons/$lesson/grading.txt" ] || continue
+    line=0
+    while IFS= read -r words || [ -n "$words" ]; do
+      line=$((line + 1))
+      words=${words%%#*}
+      read -r -a words <<<"$words"
+      [ ${#words[@]} -gt 0 ] || continue
+      grading_line "lessons/$lesson/grading.txt:$line" "$lesson" "${words[@]}"
+    done <"$root/lessons/$lesson/grading.txt"
+  done
+  [ -n "$extra" ] || return 0
+  line=0
+  while IFS= read -r words || [ -n "$words" ]; do
+    line=$((line + 1))
+    words=${words%%#*}
+    read -r -a words <<<"$words"
+    [ ${#words[@]} -gt 0 ] || continue
+    [[ ${words[0]} =~ ^[0-9]{1,2}$ ]] || usage_error "grade: $extra:$line: a line starts with a lesson number"
+    number=$(printf '%02d' $((10#${words[0]})))
+    lesson=''
+    for lesson in "$@" ''; do [ "${lesson%%-*}" = "$number" ] && break; done
+    [ -n "$lesson" ] || continue # a lesson not graded this time
+    grading_line "$extra:$line" "$lesson" "${words[@]:1}"
+  done <"$extra"
+}
+
+# --- Tasks: their titles and regions ---------------------------------------------------------------
+task_titles() { # EXERCISE-FILE -> "N<TAB>title" per task
+  sed -n -E 's@^[[:space:]]*(//|/\*) ---- task ([0-9]+):? *(.*)$@\2\t\3@p' "$1" |
+    sed -E 's/[[:space:]]*-*[[:space:]]*(\*\/)?[[:space:]]*$//'
+}
+task_region() { # FILE TASK: the lines of that task's region (markers excluded)
+  awk -v t="$2" '/^[ \t]*(\/\/|\/\*) ---- end of task [0-9]+/ { on = 0; next }
+    /^[ \t]*(\/\/|\/\*) ---- task [0-9]+/ { match($0, /task [0-9]+/); on = (substr($0, RSTART + 5, RLENGTH - 5) == t); next }
+    on' "$1"
+}
+splice_task() { # BASE DONOR TASK: BASE with task TASK's region taken from DONOR
+  awk -v t="$3" -v donor="$2" '
+    function region(   line, on, n, out) {
+      while ((getline line < donor) > 0) {
+        if (line ~ /^[ \t]*(\/\/|\/\*) ---- end of task [0-9]+/) { if (on) break; continue }
+        if (line ~ /^[ \t]*(\/\/|\/\*) ---- task [0-9]+/) { match(line, /task [0-9]+/); on = (substr(line, RSTART + 5, RLENGTH - 5) == t); continue }
+        if (on) printf "%s\n", line
+      }
+    }
+    /^[ \t]*(\/\/|\/\*) ---- end of task [0-9]+/ { if (skip) { skip = 0 } print; next }
+    /^[ \t]*(\/\/|\/\*) ---- task [0-9]+/ { print; match($0, /task [0-9]+/); if (substr($0, RSTART + 5, RLENGTH - 5) == t) { skip = 1; region() } next }
+    !skip' "$1"
+}
+
+# --- One attempt: build the exercise now in the tree, run every input, say what happened ---------
+# The inputs: the lesson's own test sizes (from its CTest command), the hidden ones, and one with
+# this grade run's seed. The log names each ("==> program FLAGS", from run-lesson.sh).
+declare -A GRADE_SHIPPED_ARGS=()
+shipped_argsets() { # NN-slug BACKEND -> the lesson test's argument sets, one per line
+  local file=$BUILD/lessons/$1/CTestTestfile.cmake
+  grep -F "add_test([=[$1.exercise.$2]=]" "$file" 2>/dev/null | head -n 1 | grep -o '"[^"]*"' |
+    sed -e 's/^"//' -e 's/"$//' | tail -n +6
+}
+grade_inputs() { # NN-slug BACKEND -> every argument set of this grade, one per line
+  local lesson=$1 seeded
+  printf '%s\n' "${GRADE_SHIPPED_ARGS[$lesson]}"
+  printf '%s' "${GRADE_INPUTS[$lesson]:-}"
+  seeded=$(grep -x -e '--n 1000' <<<"${GRADE_SHIPPED_ARGS[$lesson]}" | head -n 1)
+  [ -n "$seeded" ] || seeded=$(grep -v -e '--seed' <<<"${GRADE_SHIPPED_ARGS[$lesson]}" | tail -n 1)
+  echo "$seeded --seed $GRADE_SEED"
+}
+describe_inputs() { # NN-slug: one line for the log
+  local hidden
+  hidden=$(printf '%s' "${GRADE_INPUTS[$1]:-}" | paste -sd ';' | sed 's/;/; /g')
+  echo "inputs: shipped: $(paste -sd ';' <<<"${GRADE_SHIPPED_ARGS[$1]}" | sed 's/;/; /g')"
+  echo "inputs: hidden: ${hidden:-none}"
+  echo "inputs: this grade's seed: $GRADE_SEED"
+}
+# Sets ATTEMPT (pass, wrong-result, compile-error, crash, timeout, could-not-run), ATTEMPT_MESSAGE
+# and ATTEMPT_TASKS (the tasks the driver's record says fail), and appends to LOG.
+ATTEMPT='' ATTEMPT_MESSAGE='' ATTEMPT_TASKS=''
+grade_attempt() { # NN-slug BACKEND LOG
+  local lesson=$1 backend=$2 log=$3 test build_log=$STATE/logs/$1.build.log verdicts=$STATE/verdicts.txt
+  local pid status count line nvcc=ok
   test=$lesson.exercise.$backend
-  GRADE_TASKS='' GRADE_NOTE=''
-  CHECK_LOG=$STATE/logs/$lesson.build.log
+  ATTEMPT='' ATTEMPT_MESSAGE='' ATTEMPT_TASKS=''
   nvcc_start "$lesson"
   # The build sees only the build folder writable and the solutions hidden (in the sandbox).
   if ! ${GRADE_SANDBOX:+"$GRADE_SANDBOX" --write "$BUILD"} cmake --build "$BUILD" -j "$JOBS" --target "$test" \
-    >"$CHECK_LOG" 2>&1; then
-    CHECK_RESULT=nobuild
-    nvcc_finish || CHECK_RESULT=nvcc
+    >"$build_log" 2>&1; then
+    nvcc_finish || nvcc=rejected
+    grep -v -E '^\[ *[0-9]+/[0-9]+\]|^ninja: |^FAILED: ' "$build_log" | head -n 40 >>"$log"
+    if [ $nvcc = rejected ]; then grade_nvcc_rejects "$log"; return; fi
+    if line=$(grep -m 1 '^bwrap: ' "$build_log"); then # the sandbox did not start: not the student's
+      ATTEMPT=could-not-run ATTEMPT_MESSAGE="could not run: the sandbox did not start ($line)"
+      return
+    fi
+    ATTEMPT=compile-error
+    line=$(grep -m 1 -E '(error|Error)[: ]' "$build_log" | sed -E 's@^[^ :]*/([^/ :]+):@\1:@')
+    ATTEMPT_MESSAGE="does not compile: ${line:-see the log}"
     return
   fi
   # The course files are read-only from here (root ignores this; the sandbox and the restore
   # before the next submission do not).
   chmod -R a-w "$WB_ROOT"
-  CHECK_LOG=$STATE/logs/$lesson.check.log
+  local -a inputs
+  mapfile -t inputs < <(grade_inputs "$lesson" "$backend")
+  describe_inputs "$lesson" >>"$log"
   rm -f "$verdicts"
-  WB_VERDICT_LOG=$verdicts WB_SANDBOX=$GRADE_SANDBOX \
-    setsid ctest --test-dir "$BUILD" -R "^${test//./\\.}\$" --output-on-failure >"$CHECK_LOG" 2>&1 </dev/null &
+  WB_VERDICT_LOG=$verdicts WB_SANDBOX=$GRADE_SANDBOX setsid bash "$WB_ROOT/shared/cmake/run-lesson.sh" check \
+    "$GRADE_TIMEOUT" "$BUILD/bin/$test" "${inputs[@]}" >"$STATE/run.log" 2>&1 </dev/null &
   pid=$!
   wait "$pid"
-  local status=$?
+  status=$?
   kill -KILL -- "-$pid" 2>/dev/null
-  if [ $status -eq 0 ] && grep -q -E '\*\*\*Skipped|\(Skipped\)' "$CHECK_LOG"; then
-    CHECK_RESULT=skip
-  elif [ $status -eq 0 ] && [ -s "$verdicts" ] && ! grep -q -v -E '^run [0-9]+ PASS ' "$verdicts"; then
-    CHECK_RESULT=pass
-  else
-    CHECK_RESULT=fail
-    [ $status -eq 0 ] && GRADE_NOTE="FAIL: no verdict from the checker: the lesson's checks did not run"
-    GRADE_TASKS=$(sed -n 's/^run [0-9]* FAIL .*tasks=\([0-9,]*\)$/\1/p' "$verdicts" 2>/dev/null | head -n 1)
-  fi
-  nvcc_finish || CHECK_RESULT=nvcc
+  cat "$STATE/run.log" >>"$log"
+  nvcc_finish || nvcc=rejected
+  if [ $nvcc = rejected ]; then grade_nvcc_rejects "$log"; return; fi
+  count=$(grep -c -E '^run [0-9]+ ' "$verdicts" 2>/dev/null)
+  ATTEMPT_TASKS=$(sed -n 's/^run [0-9]* FAIL .*tasks=\([0-9,]*\)$/\1/p' "$verdicts" 2>/dev/null | head -n 1)
+  case $status in
+    0)
+      if [ "${count:-0}" -eq ${#inputs[@]} ] && ! grep -q -v -E '^run [0-9]+ PASS ' "$verdicts"; then
+        ATTEMPT=pass
+      else
+        ATTEMPT=could-not-run ATTEMPT_MESSAGE="could not run: the checker gave ${count:-0} verdicts for ${#inputs[@]} inputs"
+      fi ;;
+    77)
+      ATTEMPT=could-not-run
+      line=$(grep -m 1 '^no CUDA device' "$STATE/run.log")
+      ATTEMPT_MESSAGE="could not run: ${line:-no usable GPU}" ;;
+    124) ATTEMPT=timeout ATTEMPT_MESSAGE="timeout: $(grade_failed_input) did not finish in $GRADE_TIMEOUT s" ;;
+    2)
+      # The driver refused its flags before running anything (no record): a bad hidden input.
+      # Student code cannot exit on its own (submission-rules.sh), so this is the grader's fault.
+      if [ "${count:-0}" -gt 0 ] && tail -n 1 "$verdicts" | grep -q -E ' NONE exit=2 '; then
+        ATTEMPT=could-not-run ATTEMPT_MESSAGE="could not run: the program refused the input $(grade_failed_input)"
+      else
+        ATTEMPT=wrong-result ATTEMPT_MESSAGE=$(grep -E '^(FAIL|[^ ]*: )' "$STATE/run.log" | tail -n 1)
+      fi ;;
+    *)
+      line=$(grep -m 1 -E '^cusim: error: .*(segmentation fault|bus error|out-of-bounds|overflowed|illegal address)' "$STATE/run.log")
+      # No record and exit 1 is not a driver's (wb_finish records first) and student code cannot
+      # exit on its own: with bubblewrap's message, the sandbox did not start.
+      if tail -n 1 "$verdicts" 2>/dev/null | grep -q -E ' NONE exit=1 ' && grep -q '^bwrap: ' "$STATE/run.log"; then
+        ATTEMPT=could-not-run
+        ATTEMPT_MESSAGE="could not run: the sandbox did not start ($(grep -m 1 '^bwrap: ' "$STATE/run.log"))"
+      elif [ -n "$line" ]; then
+        ATTEMPT=crash ATTEMPT_MESSAGE=$(grade_crash_message "$line")
+      elif [ "$status" -gt 128 ]; then
+        ATTEMPT=crash
+        ATTEMPT_MESSAGE="crash: killed by signal $((status - 128)) (SIG$(kill -l $((status - 128)) 2>/dev/null || echo '?')) on $(grade_failed_input)"
+      else
+        ATTEMPT=wrong-result
+        ATTEMPT_MESSAGE=$(grep -E '^FAIL' "$STATE/run.log" | tail -n 1)
+        ATTEMPT_MESSAGE="${ATTEMPT_MESSAGE:-FAIL: exit status $status} (on $(grade_failed_input))"
+      fi ;;
+  esac
 }
-# Per-task verdicts, for partial credit: a pass passes every task; a failure fails the tasks its
-# FAIL line names (from the driver's record) and leaves the others not judged (a driver stops at
-# its first failure). One line per task in the log and in OUT/tasks.txt: STUDENT NN TASK VERDICT.
-grade_tasks() { # STUDENT NN-slug RESULT FAILED-TASKS
-  local count task verdict line=''
-  count=$(task_count "$GRADE_SHIPPED/$2/$(basename "$(exercise_file "$2")")")
-  for ((task = 1; task <= count; task++)); do
-    if [ "$3" = pass ]; then verdict=pass
-    elif [[ ",$4," == *",$task,"* ]]; then verdict=fail
-    else verdict=not-judged
+grade_failed_input() { # the flags of the last run started (the one that failed)
+  local flags
+  flags=$(sed -n 's/^==> [^ ]* *//p' "$STATE/run.log" | tail -n 1)
+  echo "'${flags:-no flags}'"
+}
+grade_nvcc_rejects() { # LOG: the attempt fails as nvcc says
+  local line
+  show_nvcc_errors >>"$1" 2>&1
+  line=$(grep -m 1 -E ':[0-9]+: error' "$NVCC_LOG" | sed -E 's@^[^ :]*/([^/ :]+):@\1:@')
+  ATTEMPT=compile-error ATTEMPT_MESSAGE="does not compile (nvcc): ${line:-see the log}" ATTEMPT_TASKS=''
+}
+grade_crash_message() { # a cusim: error line -> "crash: WHAT (task N) in kernel 'K', block (..), thread (..)"
+  local line=$1 what task kernel block thread
+  what=$(sed -E -e 's/^cusim: error: //' -e 's/ (at|in kernel|by thread) .*//' -e 's/:.*//' <<<"$line")
+  task=$(grep -o -E '\(task [0-9]+\)' <<<"$line" | head -n 1)
+  kernel=$(grep -o -E "kernel '[^']*'" <<<"$line" | head -n 1)
+  block=$(grep -o -E 'block \([0-9, ]+\)' <<<"$line" | head -n 1)
+  thread=$(grep -o -E 'thread \([0-9, ]+\)' <<<"$line" | head -n 1)
+  echo "crash: $what${task:+ $task}${kernel:+ in $kernel}${block:+, $block}${thread:+, $thread}"
+}
+
+# --- Credit per task --------------------------------------------------------------------------------
+# A pass passes every task. A submission that fails (wrong result, crash, timeout, compile error)
+# gets each task judged on its own: its region is put into the reference solution in place of the
+# reference's, and that is built and run like the submission (nvcc asked too). So a task whose
+# check needs another task (lesson 03's launches need task 1's kernel) is judged with the
+# reference's version of the other, and no mistake costs points twice. A region left as shipped
+# fails without a build, one equal to the reference's passes without one. Without solutions/
+# (an instructor may delete it) the tasks the driver's record names fail and the others are
+# not judged (no points). Writes "T" lines to the student's record: see grade_record.
+grade_credit() { # STUDENT NN-slug FILE VERDICT BACKEND LOG RECORD
+  local student=$1 lesson=$2 file=$3 verdict=$4 backend=$5 log=$6 record=$7
+  local name shipped solution task title points mine task_verdict note
+  name=$(basename "$(exercise_file "$lesson")")
+  shipped=$GRADE_SHIPPED/$lesson/$name
+  solution=$GRADE_SOLUTIONS/$lesson/solution.${name##*.}
+  [ -f "$solution" ] || solution=''
+  echo "tasks:" >>"$log"
+  while IFS=$'\t' read -r task title; do
+    points=${GRADE_POINTS[$lesson,$task]:-1}
+    note=''
+    case $verdict in
+      pass) task_verdict=pass ;;
+      not-submitted | refused | could-not-run) task_verdict=$verdict ;;
+      *)
+        mine=$(task_region "$file" "$task")
+        if [ "$mine" = "$(task_region "$shipped" "$task")" ]; then
+          task_verdict=fail note="left as shipped"
+        elif [ -z "$solution" ]; then
+          if [[ ",$ATTEMPT_TASKS," == *",$task,"* ]]; then task_verdict=fail note="named by the check"
+          else task_verdict=not-judged note="no solutions/ to judge it alone"
+          fi
+        elif [ "$mine" = "$(task_region "$solution" "$task")" ]; then
+          task_verdict=pass note="same as the reference"
+        else
+          grade_restore "$WB_ROOT" "$BUILD"
+          splice_task "$solution" "$file" "$task" >"$(exercise_file "$lesson")"
+          echo "--- task $task alone (the reference's other tasks):" >>"$log"
+          local saved_tasks=$ATTEMPT_TASKS
+          grade_attempt "$lesson" "$backend" "$log"
+          ATTEMPT_TASKS=$saved_tasks
+          case $ATTEMPT in
+            pass) task_verdict=pass note="judged with the reference's other tasks" ;;
+            could-not-run) task_verdict=could-not-run note=$ATTEMPT_MESSAGE ;;
+            *) task_verdict=fail note="with the reference's other tasks: $ATTEMPT_MESSAGE" ;;
+          esac
+        fi ;;
+    esac
+    # A task the failed check named together with others says so: its own verdict is the one
+    # judged alone, so the shared check costs points once.
+    if [[ ",$ATTEMPT_TASKS," == *",$task,"* && $ATTEMPT_TASKS == *,* ]]; then
+      note+="${note:+; }the failed check covers tasks ${ATTEMPT_TASKS//,/, } together"
     fi
-    echo "${1// /_} ${2%%-*} $task $verdict" >>"$GRADE_OUT/tasks.txt"
-    line+=" $task $verdict,"
+    local got=0
+    [ "$task_verdict" = pass ] && got=$points
+    [ "$task_verdict" = could-not-run ] && got=''
+    printf 'T\037%s\037%s\037%s\037%s\037%s\037%s\037%s\n' "$lesson" "$task" "$task_verdict" "$got" "$points" "$title" "${note//$'\037'/ }" >>"$record"
+    echo "  task $task ($title): $task_verdict${got:+, $got of $points points}${note:+ ($note)}" >>"$log"
+  done < <(task_titles "$shipped")
+}
+
+# --- The gradebooks, written from the students' records --------------------------------------------
+# A student's record (logs/STUDENT/grade.record), fields separated by the ASCII unit separator
+# (\037; a tab would let `read` merge an empty field with the next):
+#     L  NN-slug  VERDICT  POINTS  MAX  SECONDS  MESSAGE
+#     T  NN-slug  TASK  VERDICT  POINTS  MAX  TITLE  NOTE
+# POINTS is empty where the check could not run (never a zero). OUT/grade-info.tsv holds the
+# run's backend, lessons, seed and time limit. --merge joins shards by copying their logs/.
+grade_students() { # OUT -> the students with a record, sorted
+  local dir
+  for dir in "$1"/logs/*/; do [ -f "$dir/grade.record" ] && basename "$dir"; done | LC_ALL=C sort
+}
+grade_info() { # OUT KEY
+  sed -n "s/^$2\t//p" "$1/grade-info.tsv" | head -n 1
+}
+sum_points() { awk -F'\037' '{ s += $1 } END { printf "%g", s }'; } # stdin: one number per line
+write_gradebooks() { # OUT: grades.csv, junit.xml, STUDENT/results.json, summary.txt, tasks.txt
+  local out=$1 student record lesson task line kind verdict points max seconds message title note
+  local -a students lessons
+  mapfile -t students < <(grade_students "$out")
+  read -r -a lessons <<<"$(grade_info "$out" lessons)"
+  local where
+  where=$(grade_info "$out" backend)
+  declare -A ntasks=()
+  for lesson in "${lessons[@]}"; do
+    ntasks[$lesson]=$(awk -F'\037' -v l="$lesson" '$1 == "T" && $2 == l { print $3 }' "$out"/logs/*/grade.record 2>/dev/null | sort -n | tail -n 1)
   done
-  [ -z "$line" ] || echo "tasks:${line%,}"
+
+  # grades.csv: one row per student; per lesson its verdict, points and each task's points.
+  {
+    printf 'student'
+    for lesson in "${lessons[@]}"; do
+      printf ',%s' "${lesson%%-*} verdict" "${lesson%%-*} points"
+      for ((task = 1; task <= ${ntasks[$lesson]:-0}; task++)); do printf ',%s' "${lesson%%-*} task $task"; done
+    done
+    printf ',total,max\r\n'
+    for student in "${students[@]}"; do
+      record=$out/logs/$student/grade.record
+      csv_field "$student"
+      local total='' max=0 unknown=no
+      for lesson in "${lessons[@]}"; do
+        IFS=$'\037' read -r kind _ verdict points line _ < <(awk -F'\037' -v l="$lesson" '$1 == "L" && $2 == l' "$record")
+        printf ',%s,%s' "$verdict" "$points"
+        [ "$verdict" = could-not-run ] && unknown=yes
+        for ((task = 1; task <= ${ntasks[$lesson]:-0}; task++)); do
+          printf ',%s' "$(awk -F'\037' -v l="$lesson" -v t="$task" '$1 == "T" && $2 == l && $3 == t { print $5 }' "$record")"
+        done
+      done
+      total=$(awk -F'\037' '$1 == "L" { print $4 }' "$record" | sum_points)
+      max=$(awk -F'\037' '$1 == "L" { print $5 }' "$record" | sum_points)
+      [ $unknown = no ] || total=''
+      printf ',%s,%s\r\n' "$total" "$max"
+    done
+  } >"$out/grades.csv"
+
+  # tasks.txt: STUDENT NN TASK VERDICT (spaces in names as _).
+  for student in "${students[@]}"; do
+    awk -F'\037' -v s="${student// /_}" '$1 == "T" { n = $2; sub(/-.*/, "", n); print s, n, $3, $4 }' "$out/logs/$student/grade.record"
+  done >"$out/tasks.txt"
+
+  # junit.xml: one suite per student, one case per lesson; the student's faults are failures,
+  # the grader's (could-not-run) errors.
+  local suites='' cases tests failures errors all_tests=0 all_failures=0 all_errors=0 log
+  for student in "${students[@]}"; do
+    record=$out/logs/$student/grade.record
+    cases='' tests=0 failures=0 errors=0
+    while IFS=$'\037' read -r kind lesson verdict points max seconds message; do
+      [ "$kind" = L ] || continue
+      tests=$((tests + 1))
+      log=$out/logs/$student/$lesson.log
+      cases+="    <testcase classname=\"$(xml_escape <<<"$student")\" name=\"$lesson\" time=\"$seconds\">"$'\n'
+      cases+="      <properties><property name=\"points\" value=\"$points\"/><property name=\"max_points\" value=\"$max\"/></properties>"$'\n'
+      if [ "$verdict" = could-not-run ]; then
+        errors=$((errors + 1))
+        cases+="      <error type=\"$verdict\" message=\"$(xml_escape <<<"$message")\">$(xml_escape <"$log")</error>"$'\n'
+      elif [ "$verdict" != pass ]; then
+        failures=$((failures + 1))
+        cases+="      <failure type=\"$verdict\" message=\"$(xml_escape <<<"$message")\">$(xml_escape <"$log")</failure>"$'\n'
+      fi
+      cases+="    </testcase>"$'\n'
+    done <"$record"
+    all_tests=$((all_tests + tests)) all_failures=$((all_failures + failures)) all_errors=$((all_errors + errors))
+    suites+="  <testsuite name=\"$(xml_escape <<<"$student")\" tests=\"$tests\" failures=\"$failures\" errors=\"$errors\" skipped=\"0\" timestamp=\"$(date -u +%Y-%m-%dT%H:%M:%S)\" hostname=\"$(uname -n | xml_escape)\">"$'\n'
+    suites+="    <properties><property name=\"backend\" value=\"$(xml_escape <<<"$where")\"/><property name=\"seed\" value=\"$(grade_info "$out" seed)\"/></properties>"$'\n'
+    suites+=$cases"  </testsuite>"$'\n'
+  done
+  {
+    echo '<?xml version="1.0" encoding="UTF-8"?>'
+    echo "<testsuites name=\"workbook grade\" tests=\"$all_tests\" failures=\"$all_failures\" errors=\"$all_errors\">"
+    printf '%s' "$suites"
+    echo "</testsuites>"
+  } >"$out/junit.xml"
+
+  # STUDENT/results.json, in Gradescope's autograder format: one test per task. A student with a
+  # check that could not run gets none: Gradescope then reports an autograder failure, not a score.
+  for student in "${students[@]}"; do
+    record=$out/logs/$student/grade.record
+    mkdir -p "$out/$student"
+    if awk -F'\037' '$1 == "L" && $3 == "could-not-run" { found = 1 } END { exit !found }' "$record"; then
+      rm -f "$out/$student/results.json"
+      continue
+    fi
+    {
+      printf '{\n  "score": %s,\n' "$(awk -F'\037' '$1 == "L" { print $4 }' "$record" | sum_points)"
+      printf '  "output": %s,\n' "$(printf 'Graded %s.' "$where" | json_string)"
+      printf '  "tests": [\n'
+      local first=yes lesson_verdict lesson_message
+      while IFS=$'\037' read -r kind lesson task verdict points max title note; do
+        [ "$kind" = T ] || continue
+        IFS=$'\037' read -r _ _ lesson_verdict _ _ _ lesson_message < <(awk -F'\037' -v l="$lesson" '$1 == "L" && $2 == l' "$record")
+        [ $first = yes ] || printf ',\n'
+        first=no
+        printf '    {"name": %s, "number": "%s.%s", "score": %s, "max_score": %s, "status": "%s", "output": %s}' \
+          "$(printf 'Lesson %s, task %s: %s' "${lesson%%-*}" "$task" "$title" | json_string)" \
+          "${lesson%%-*}" "$task" "${points:-0}" "$max" "$([ "$verdict" = pass ] && echo passed || echo failed)" \
+          "$(printf '%s%s\nlesson %s: %s%s' "$verdict" "${note:+ ($note)}" "${lesson%%-*}" "$lesson_verdict" "${lesson_message:+: $lesson_message}" | json_string)"
+      done <"$record"
+      printf '\n  ]\n}\n'
+    } >"$out/$student/results.json"
+  done
+
+  # summary.txt: one row per student, a cell per lesson (POINTS/MAX:VERDICT), the total; each
+  # column as wide as its widest cell, padded by characters (not bytes), so names with accents
+  # line up.
+  local width=7 cell length
+  local -A cells=() widths=()
+  for student in "${students[@]}"; do
+    length=$(LC_ALL=C.UTF-8 awk '{ print length($0) }' <<<"$student")
+    [ "$length" -lt $width ] || width=$((length + 1))
+    record=$out/logs/$student/grade.record
+    local unknown=no
+    for lesson in "${lessons[@]}"; do
+      IFS=$'\037' read -r _ _ verdict points max _ < <(awk -F'\037' -v l="$lesson" '$1 == "L" && $2 == l' "$record")
+      case $verdict in
+        not-submitted) cell=-- ;;
+        could-not-run) cell="??" unknown=yes ;;
+        *) cell="$points/$max:$verdict" ;;
+      esac
+      cells[$student,$lesson]=$cell
+      [ "${#cell}" -le "${widths[$lesson]:-2}" ] || widths[$lesson]=${#cell}
+    done
+    if [ $unknown = yes ]; then
+      cells[$student,total]="??"
+    else
+      cells[$student,total]="$(awk -F'\037' '$1 == "L" { print $4 }' "$record" | sum_points)/$(awk -F'\037' '$1 == "L" { print $5 }' "$record" | sum_points)"
+    fi
+  done
+  {
+    echo "# workbook grade: $(date '+%Y-%m-%d %H:%M')"
+    echo "# checks ran $where"
+    echo "# each cell: points/max:verdict (-- not submitted, ?? could not run: no grade)"
+    pad "$width" student
+    for lesson in "${lessons[@]}"; do printf '  '; pad "${widths[$lesson]:-2}" "${lesson%%-*}"; done
+    printf '  total\n'
+    for student in "${students[@]}"; do
+      pad "$width" "$student"
+      for lesson in "${lessons[@]}"; do
+        printf '  '
+        pad "${widths[$lesson]:-2}" "${cells[$student,$lesson]}"
+      done
+      printf '  %s\n' "${cells[$student,total]}"
+    done
+  } >"$out/summary.txt"
+  GRADE_ERRORS=$all_errors
 }
-task_count() { # EXERCISE-FILE: how many task regions it has
-  grep -c -E '^[[:space:]]*(//|/\*) ---- task [0-9]+' "$1"
+
+# --- Students, as their submissions arrive -----------------------------------------------------------
+# Fills STUDENTS, ROOTS (where each one's lessons are), DIRS (their own folder, for the link check)
+# and FLAT (yes where the exercise may sit at the top of the folder). A file at the top of
+# SUBMISSIONS is an LMS bulk download's: the student is the part of its name before the first "_"
+# (Moodle: "Alice Smith_1234_assignsubmission_file_exercise.cu"; Canvas: "smithalice_12_34_x.cu"),
+# and it is the exercise of the one lesson graded; it is copied into STAGE/STUDENT/NN-slug/.
+STUDENTS=() ROOTS=() DIRS=() FLAT=()
+find_students() { # SUBMISSIONS STAGE LESSON...
+  local subs=$1 stage=$2 entry student root name lesson flat=no
+  shift 2
+  [ $# -eq 1 ] && flat=yes
+  STUDENTS=() ROOTS=() DIRS=() FLAT=()
+  local -A seen=()
+  for entry in "$subs"/*; do
+    [ -e "$entry" ] || [ -L "$entry" ] || continue
+    name=${entry##*/}
+    if [ -d "$entry" ] && [ ! -L "$entry" ]; then
+      student=$name root=$entry
+      if [ -d "$entry/lessons" ]; then root=$entry/lessons # a whole tree or a git clone
+      fi
+      [ -z "${seen[$student]:-}" ] || { warn "warning: $entry: $student is already graded from another entry; skipped"; continue; }
+      seen[$student]=1
+      STUDENTS+=("$student") ROOTS+=("$root") DIRS+=("$entry") FLAT+=("$flat")
+    elif [[ $name == *.cu || $name == *.c ]]; then
+      [ $# -eq 1 ] || usage_error "grade: $name is one file: name the one lesson it is for (--lessons NN)"
+      lesson=$1
+      [ "${name##*.}" = "$(basename "$(exercise_file "$lesson")" | sed 's/.*\.//')" ] ||
+        { warn "warning: $name is not a .${GRADE_EXT:-cu} file for lesson ${lesson%%-*}; skipped"; continue; }
+      student=${name%%_*}
+      [ "$student" != "$name" ] || student=${name%.*}
+      [ -z "${seen[$student]:-}" ] || { warn "warning: $name: $student has another file; skipped"; continue; }
+      seen[$student]=1
+      mkdir -p "$stage/$student/$lesson"
+      if [ -L "$entry" ]; then
+        ln -s "$(readlink "$entry")" "$stage/$student/$lesson/$(basename "$(exercise_file "$lesson")")"
+      else
+        cp "$entry" "$stage/$student/$lesson/$(basename "$(exercise_file "$lesson")")"
+      fi
+      STUDENTS+=("$student") ROOTS+=("$stage/$student") DIRS+=("$stage/$student") FLAT+=(no)
+    fi
+  done
 }
+
 cmd_grade() {
-  local subs='' out='' only=''
+  local subs='' out='' only='' grading='' seed='' jobs=1 shard='' merge=no
+  local -a merge_dirs=() pass_on=()
+  GRADE_TIMEOUT=${WORKBOOK_GRADE_TIMEOUT:-60}
   while [ $# -gt 0 ]; do
     case $1 in
       -h | --help) help_grade; return 0 ;;
       --output) [ $# -ge 2 ] || usage_error "grade: --output needs a folder"; out=$2; shift ;;
-      --lessons) [ $# -ge 2 ] || usage_error "grade: --lessons needs a list like 01,02"; only=$2; shift ;;
+      --lessons) [ $# -ge 2 ] || usage_error "grade: --lessons needs a list like 03-05,07"; only=$2; pass_on+=("$1" "$2"); shift ;;
+      --timeout)
+        [[ $# -ge 2 && $2 =~ ^[0-9]+$ && $2 -gt 0 ]] || usage_error "grade: --timeout needs a number of seconds, e.g. --timeout 30"
+        GRADE_TIMEOUT=$2; pass_on+=("$1" "$2"); shift ;;
+      --grading)
+        [ $# -ge 2 ] && [ -f "$2" ] || usage_error "grade: --grading needs a file (points and hidden inputs)"
+        grading=$(cd "$(dirname "$2")" && pwd)/$(basename "$2"); pass_on+=("$1" "$grading"); shift ;;
+      --seed) [[ $# -ge 2 && $2 =~ ^[0-9]{1,9}$ ]] || usage_error "grade: --seed needs a number"; seed=$2; shift ;;
+      --jobs) [[ $# -ge 2 && $2 =~ ^[1-9][0-9]?$ ]] || usage_error "grade: --jobs needs a number from 1 to 99"; jobs=$2; shift ;;
+      --shard)
+        [[ $# -ge 2 && $2 =~ ^([1-9][0-9]*)/([1-9][0-9]*)$ ]] && [ "${BASH_REMATCH[1]}" -le "${BASH_REMATCH[2]}" ] ||
+          usage_error "grade: --shard needs I/N with 1 <= I <= N, e.g. --shard 2/4"
+        shard=$2; shift ;;
+      --merge) merge=yes ;;
       -*) usage_error "grade: unknown option '$1'" ;;
-      *) [ -z "$subs" ] || usage_error "grade: one submissions folder"; subs=$1 ;;
+      *)
+        if [ $merge = yes ]; then merge_dirs+=("$1")
+        else [ -z "$subs" ] || usage_error "grade: one submissions folder"; subs=$1
+        fi ;;
     esac
     shift
   done
+  if [ $merge = yes ]; then grade_merge "${out:-$BUILD/grade}" "${merge_dirs[@]}"; return; fi
   [ -n "$subs" ] || usage_error "grade: which folder holds the submissions? (try: $WB_NAME grade --help)"
   [ -d "$subs" ] || usage_error "grade: $subs is not a folder"
   subs=$(cd "$subs" && pwd)
   out=${out:-$BUILD/grade}
   mkdir -p "$out" && out=$(cd "$out" && pwd)
-  GRADE_OUT=$out
+  GRADE_SEED=${seed:-$(( $(od -An -N4 -tu4 /dev/urandom | tr -d ' ') % 999999999 + 1 ))}
+  # A new grade: the records and results of an earlier one in OUT go (its work folders stay).
+  local old
+  for old in "$out"/*/results.json; do [ -f "$old" ] && rm -f "$old" && rmdir "${old%/*}" 2>/dev/null; done
+  rm -rf "${out:?}/logs" "$out/grades.csv" "$out/junit.xml" "$out/summary.txt" "$out/tasks.txt"
+  [ "$jobs" -eq 1 ] || { grade_parallel "$subs" "$out" "$jobs" "${pass_on[@]}"; return; }
 
-  # Students, and where each one's lessons are.
-  local student_dir student_root lesson number file
-  local -a students=() roots=() dirs=() lessons=()
-  for student_dir in "$subs"/*/; do
-    student_dir=${student_dir%/}
-    [ -d "$student_dir" ] || continue
-    student_root=$student_dir
-    [ -d "$student_dir/lessons" ] && student_root=$student_dir/lessons
-    students+=("${student_dir##*/}")
-    roots+=("$student_root")
-    dirs+=("$student_dir")
-  done
-  [ ${#students[@]} -gt 0 ] || usage_error "grade: $subs has no student folders"
-  for lesson in "${ALL_LESSONS[@]}"; do
-    number=${lesson%%-*}
-    if [ -n "$only" ]; then
-      [[ ",${only// /}," == *",$number,"* || ",${only// /}," == *",$((10#$number)),"* ]] && lessons+=("$lesson")
-    else
-      for student_root in "${roots[@]}"; do
-        [ -n "$(submitted_exercise "$student_root" "$lesson")" ] && { lessons+=("$lesson"); break; }
+  # The lessons: --lessons (each must exist), else every lesson someone submitted.
+  local -a lessons=()
+  local lesson number file
+  if [ -n "$only" ]; then
+    mapfile -t lessons < <(parse_lessons "$only" grade) || exit 2
+    [ ${#lessons[@]} -gt 0 ] && [ -n "${lessons[0]}" ] || exit 2
+  fi
+  local stage=$out/work/submissions
+  chmod -R u+w "$out/work" 2>/dev/null
+  rm -rf "$stage"
+  mkdir -p "$stage"
+  find_students "$subs" "$stage" "${lessons[@]}"
+  [ ${#STUDENTS[@]} -gt 0 ] || usage_error "grade: $subs has no student folders or files"
+  if [ ${#lessons[@]} -eq 0 ]; then
+    local root
+    for lesson in "${ALL_LESSONS[@]}"; do
+      for root in "${ROOTS[@]}"; do
+        [ -n "$(submitted_exercise "$root" "$lesson")" ] && { lessons+=("$lesson"); break; }
       done
-    fi
+    done
+  fi
+  [ ${#lessons[@]} -gt 0 ] || usage_error "grade: no lesson to grade (no exercise files found under $subs; name them with --lessons)"
+  # A shard: every N-th student from the I-th.
+  local -a picked=()
+  local s
+  for s in "${!STUDENTS[@]}"; do
+    if [ -z "$shard" ] || [ $((s % ${shard#*/})) -eq $((${shard%/*} - 1)) ]; then picked+=("$s"); fi
   done
-  [ ${#lessons[@]} -gt 0 ] || usage_error "grade: no lesson to grade (no exercise files found under $subs)"
 
-  # A pristine tree (no solutions/) and its build, kept between runs so a regrade is quick.
+  # A pristine tree (no solutions/, no grading files) and its build, kept between runs so that a
+  # regrade is quick.
   local tree=$out/work/tree gbuild=$out/work/build lesson_list
   lesson_list=$(lesson_numbers "${lessons[@]}")
   lesson_list=${lesson_list// /;}
-  say "Grading ${#students[@]} students on lessons ${lesson_list//;/, } (work folder: $out/work)"
-  [ -d "$out/work" ] && chmod -R u+w "$out/work" 2>/dev/null
+  say "Grading $(counted "${#picked[@]}" student)${shard:+ (shard $shard of ${#STUDENTS[@]})} on lessons ${lesson_list//;/, } (work folder: $out/work)"
   rm -rf "$tree"
-  copy_tree "$WB_ROOT" "$tree" -o -path ./solutions -o -path ./.workbook
+  copy_tree "$WB_ROOT" "$tree" -o -path ./solutions -o -path ./.workbook -o -path './lessons/*/grading.txt'
+  # Newer than anything an earlier grade built from a submission in the same work folder (the
+  # copy keeps the files' times, and make compares times).
+  touch "$tree"/lessons/*/exercise.c*
   mkdir -p "$gbuild/workbook/logs"
-  if ! (cd "$tree" && cmake --preset default -B "$gbuild" "-DWB_LESSONS=$lesson_list" "-DWB_TEST_TIMEOUT=${WORKBOOK_GRADE_TIMEOUT:-60}" "${EXTRA_CMAKE_ARGS[@]}") >"$gbuild/workbook/logs/configure.log" 2>&1; then
+  if ! (cd "$tree" && cmake --preset default -B "$gbuild" "-DWB_LESSONS=$lesson_list" "-DWB_TEST_TIMEOUT=$GRADE_TIMEOUT" "${EXTRA_CMAKE_ARGS[@]}") >"$gbuild/workbook/logs/configure.log" 2>&1; then
     tail -n 25 "$gbuild/workbook/logs/configure.log"
     fatal "grade: the pristine tree does not configure (log: $gbuild/workbook/logs/configure.log)"
   fi
   # The exercises as shipped, which submissions are compared with (git, the export snapshot or the
-  # workbook's first copy; else this tree's own file), taken before the helpers move to the copy.
+  # workbook's first copy; else this tree's own file), and the reference solutions, which judge
+  # each task alone; taken before the helpers move to the copy.
   local shipped_dir=$out/work/shipped
   rm -rf "$shipped_dir"
+  GRADE_SOLUTIONS=$WB_ROOT/solutions
   for lesson in "${lessons[@]}"; do
     file=$(shipped_exercise "$lesson")
     [ -n "$file" ] || file=$(exercise_file "$lesson")
     mkdir -p "$shipped_dir/$lesson"
     cp "$file" "$shipped_dir/$lesson/$(basename "$(exercise_file "$lesson")")"
   done
+  GRADE_POINTS=() GRADE_INPUTS=()
+  load_grading "$WB_ROOT" "$grading" "${lessons[@]}"
   # From here the helpers work on the pristine build and its copy of the lessons.
+  # shellcheck disable=SC2034 # the workbook's settings, used by its helpers
   BUILD=$gbuild PROGRESS=$gbuild/workbook-progress.txt STATE=$gbuild/workbook WB_ROOT=$tree
   GRADE_SHIPPED=$shipped_dir
   load_tests
-  gpu_check
+  grade_find_backend
   local where
   where=$(backend_summary)
-  say "Checks run $where"
+  say "Checks run $where (found just now, on $(uname -n))"
   grade_sandbox_setup
-  export WB_SANDBOX_HIDE="${WB_SELF%/*}/solutions:$subs:$out/logs"
+  export WB_SANDBOX_HIDE="$GRADE_SOLUTIONS:$subs:$out/logs"
   export WB_SANDBOX_SHOW=$out/work
   # The base: everything but the exercises built once, then copied for each submission.
   local -a base_targets=()
   for lesson in "${lessons[@]}"; do base_targets+=("$lesson.exercise.$(backend_for "$lesson")"); done
   build_targets "$gbuild/workbook/logs/base.build.log" "${base_targets[@]}" ||
     fatal "grade: the pristine tree does not build (log: $gbuild/workbook/logs/base.build.log)"
+  for lesson in "${lessons[@]}"; do
+    GRADE_SHIPPED_ARGS[$lesson]=$(shipped_argsets "$lesson" "$(backend_for "$lesson")")
+    [ -n "${GRADE_SHIPPED_ARGS[$lesson]}" ] || fatal "grade: no test of lesson ${lesson%%-*}'s exercise in the grading build"
+  done
   grade_snapshot "$tree" "$gbuild"
-  : >"$out/tasks.txt"
+  say "This grade's seed: $GRADE_SEED (an input of its own for every lesson; --seed repeats it)"
+  printf 'backend\t%s\nlessons\t%s\nseed\t%s\ntimeout\t%s\n' "$where" "${lessons[*]}" "$GRADE_SEED" "$GRADE_TIMEOUT" >"$out/grade-info.tsv"
 
-  local s backend verdict message started elapsed total=0 failures=0 suite_tests suite_failures
-  local -A cell=()
-  local cases_xml='' suites_xml=''
-  for s in "${!students[@]}"; do
-    mkdir -p "$out/logs/${students[$s]}"
-    suite_tests=0 suite_failures=0 cases_xml=''
+  local backend verdict message started elapsed record log max points
+  for s in "${picked[@]}"; do
+    local student=${STUDENTS[$s]}
+    rm -rf "${out:?}/logs/$student"
+    mkdir -p "$out/logs/$student"
+    record=$out/logs/$student/grade.record
+    : >"$record"
     for lesson in "${lessons[@]}"; do
       backend=$(backend_for "$lesson")
-      file=$(submitted_exercise "${roots[$s]}" "$lesson")
-      local log=$out/logs/${students[$s]}/$lesson.log
+      file=$(submitted_exercise "${ROOTS[$s]}" "$lesson" "${FLAT[$s]}")
+      log=$out/logs/$student/$lesson.log
       started=$(date +%s.%N)
+      ATTEMPT_TASKS=''
       if [ -z "$file" ]; then
         verdict=not-submitted message="not submitted"
-        echo "no $(basename "$(exercise_file "$lesson")") for lesson ${lesson%%-*} in ${roots[$s]}" >"$log"
-      elif ! screen_submission "${dirs[$s]}" "$file" "$lesson" >"$log" 2>&1; then
+        echo "no $(basename "$(exercise_file "$lesson")") for lesson ${lesson%%-*} in ${ROOTS[$s]}" >"$log"
+      elif ! screen_submission "${DIRS[$s]}" "$file" "$lesson" >"$log" 2>&1; then
         verdict=refused message=$(sed -n '1s/^refused: //p' <(grep -m 1 '^refused: ' "$log"))
-        message=${message:-see the log}
+        message="refused: ${message:-see the log}"
       else
         # A fresh copy of the course files; only the exercise file comes from the student (touched
         # so the build sees the change).
         grade_restore "$tree" "$gbuild"
-        GRADE_LAST="${students[$s]}, lesson ${lesson%%-*}"
+        GRADE_LAST="$student, lesson ${lesson%%-*}"
         cp "$file" "$(exercise_file "$lesson")" && touch "$(exercise_file "$lesson")"
-        grade_check "$lesson" "$backend"
-        cat "$CHECK_LOG" >>"$log"
-        grade_tasks "${students[$s]}" "$lesson" "$CHECK_RESULT" "$GRADE_TASKS" >>"$log"
-        case $CHECK_RESULT in
-          pass) verdict=pass message="" ;;
-          nobuild) verdict=compile-error message="does not compile: $(grep -m 1 -E 'error' "$log" || echo 'see the log')" ;;
-          skip) verdict=not-run message="could not run: no usable GPU and no simulator in this build" ;;
-          *) verdict=wrong-result message=${GRADE_NOTE:-$(program_output "$lesson.exercise.$backend" "$CHECK_LOG" | grep -E '^(FAIL|TIMEOUT|CRASH)' | tail -n 1)}
-             message=${message:-wrong result} ;;
-        esac
+        echo "graded on $(backend_words "$backend")" >>"$log"
+        grade_attempt "$lesson" "$backend" "$log"
+        verdict=$ATTEMPT message=$ATTEMPT_MESSAGE
       fi
+      grade_credit "$student" "$lesson" "$file" "$verdict" "$backend" "$log" "$record"
+      max=$(awk -F'\037' -v l="$lesson" '$1 == "T" && $2 == l { print $6 }' "$record" | sum_points)
+      points=$(awk -F'\037' -v l="$lesson" '$1 == "T" && $2 == l { print $5 }' "$record" | sum_points)
+      [ "$verdict" = could-not-run ] && points=''
       elapsed=$(awk -v a="$started" -v b="$(date +%s.%N)" 'BEGIN { printf "%.2f", b - a }')
-      cell[$s,$lesson]=$verdict
-      suite_tests=$((suite_tests + 1))
-      cases_xml+="    <testcase classname=\"$(xml_escape <<<"${students[$s]}")\" name=\"$lesson\" time=\"$elapsed\">"$'\n'
-      if [ $verdict != pass ]; then
-        suite_failures=$((suite_failures + 1))
-        cases_xml+="      <failure type=\"$verdict\" message=\"$(xml_escape <<<"$message")\">$(xml_escape <"$log")</failure>"$'\n'
-      fi
-      cases_xml+="    </testcase>"$'\n'
-      printf '  %-20s %s %s\n' "${students[$s]}" "${lesson%%-*}" "$verdict${message:+: $message}"
+      printf 'L\037%s\037%s\037%s\037%s\037%s\037%s\n' "$lesson" "$verdict" "$points" "$max" "$elapsed" "${message//$'\037'/ }" >>"$record"
+      # The console line: the verdict once (the message may start with it, in words).
+      local said=${message#"$verdict: "}
+      said=${said#"${verdict//-/ }: "}
+      [ "$said" != "${verdict//-/ }" ] || said=''
+      printf '  %s %s %s\n' "$(pad 20 "$student")" "${lesson%%-*}" "$verdict${said:+: $said}${points:+ [$points/$max]}"
     done
-    total=$((total + suite_tests))
-    failures=$((failures + suite_failures))
-    suites_xml+="  <testsuite name=\"$(xml_escape <<<"${students[$s]}")\" tests=\"$suite_tests\" failures=\"$suite_failures\" errors=\"0\" skipped=\"0\" timestamp=\"$(date -u +%Y-%m-%dT%H:%M:%S)\" hostname=\"$(uname -n | xml_escape)\">"$'\n'
-    suites_xml+="    <properties><property name=\"backend\" value=\"$(xml_escape <<<"$where")\"/></properties>"$'\n'
-    suites_xml+=$cases_xml
-    suites_xml+="  </testsuite>"$'\n'
   done
-  {
-    echo '<?xml version="1.0" encoding="UTF-8"?>'
-    echo "<testsuites name=\"workbook grade\" tests=\"$total\" failures=\"$failures\">"
-    printf '%s' "$suites_xml"
-    echo "</testsuites>"
-  } >"$out/junit.xml"
-
-  # The summary table: one row per student, one column per lesson.
-  {
-    echo "# workbook grade: $(date '+%Y-%m-%d %H:%M')"
-    echo "# checks ran $where"
-    echo "# PASS correct, FAIL wrong, does not compile or refused (see the log), -- not submitted"
-    printf '%-20s' student
-    for lesson in "${lessons[@]}"; do printf ' %-4s' "${lesson%%-*}"; done
-    printf ' %s\n' passed
-    for s in "${!students[@]}"; do
-      local passed=0
-      printf '%-20s' "${students[$s]}"
-      for lesson in "${lessons[@]}"; do
-        case ${cell[$s,$lesson]} in pass) printf ' %-4s' PASS; passed=$((passed + 1)) ;; not-submitted) printf ' %-4s' -- ;; *) printf ' %-4s' FAIL ;; esac
-      done
-      printf ' %s\n' "$passed/${#lessons[@]}"
-    done
-  } >"$out/summary.txt"
+  grade_finish "$out"
+}
+# Write the gradebooks and say where they are; status 3 when a check could not run.
+grade_finish() { # OUT
+  local out=$1
+  write_gradebooks "$out"
   say ""
   cat "$out/summary.txt"
   say ""
-  good "JUnit XML: $out/junit.xml   summary: $out/summary.txt   logs: $out/logs/"
+  good "grades.csv, junit.xml, summary.txt, tasks.txt, STUDENT/results.json: $out"
+  if [ "${GRADE_ERRORS:-0}" -gt 0 ]; then
+    bad "$(counted "$GRADE_ERRORS" check) could not run: the grader's fault, not the students' (no grade given)"
+    exit 3
+  fi
 }
-
+# The backend is found on this node, every run: never what a progress file remembers (it may come
+# from another machine through a shared file system). WORKBOOK_BACKEND still forces one.
+# shellcheck disable=SC2034 # GPU and GPU_DETAIL are the workbook's
+grade_find_backend() {
+  local lesson probe=''
+  case ${WORKBOOK_BACKEND:-} in sim | cuda) gpu_check; return ;; esac
+  for lesson in "${BUILT_LESSONS[@]}"; do
+    [ -n "${HAVE_TEST[$lesson.exercise.cuda]:-}" ] && { probe=$lesson; break; }
+  done
+  if [ -z "$probe" ]; then
+    GPU=no GPU_DETAIL="this build has no CUDA backend: no CUDA toolkit found, or WB_CUDA=OFF"
+  else
+    gpu_probe "$probe"
+  fi
+}
+# --jobs N: N shards at once, each in its own work folder (OUT/shards/I), then merged.
+grade_parallel() { # SUBMISSIONS OUT JOBS OPTIONS...
+  local subs=$1 out=$2 jobs=$3 i status=0
+  shift 3
+  local -a pids=() dirs=()
+  say "Grading in $jobs parallel shards (logs: $out/shards/I/grade.out)"
+  for ((i = 1; i <= jobs; i++)); do
+    mkdir -p "$out/shards/$i"
+    dirs+=("$out/shards/$i")
+    WORKBOOK_JOBS=1 "$WB_SELF" grade "$subs" --shard "$i/$jobs" --seed "$GRADE_SEED" --output "$out/shards/$i" "$@" \
+      >"$out/shards/$i/grade.out" 2>&1 &
+    pids+=($!)
+  done
+  for i in "${!pids[@]}"; do
+    wait "${pids[$i]}" || { [ $? -eq 3 ] || { status=1; tail -n 5 "${dirs[$i]}/grade.out"; }; }
+  done
+  [ $status -eq 0 ] || fatal "grade: a shard failed (see $out/shards/*/grade.out)"
+  grep -h -E '^  ' "${dirs[@]/%//grade.out}" 2>/dev/null | grep -v -E '^  (#|student)' | LC_ALL=C sort
+  grade_merge "$out" "${dirs[@]}"
+}
+# --merge: the shards' records into one set of gradebooks.
+grade_merge() { # OUT SHARD-DIR...
+  local out=$1 dir student info=''
+  shift
+  [ $# -gt 0 ] || usage_error "grade --merge: which shard folders? e.g. grade --merge shard-1 shard-2 --output all"
+  mkdir -p "$out/logs"
+  for dir in "$@"; do
+    [ -f "$dir/grade-info.tsv" ] || usage_error "grade --merge: $dir is not a grade output folder (no grade-info.tsv)"
+    if [ -z "$info" ]; then
+      info=$dir/grade-info.tsv
+      [ "$dir/grade-info.tsv" -ef "$out/grade-info.tsv" ] || cp "$info" "$out/grade-info.tsv"
+    elif ! cmp -s <(grep -v '^timeout' "$info") <(grep -v '^timeout' "$dir/grade-info.tsv"); then
+      warn "warning: $dir was graded with other lessons, seed or backend than ${info%/*}"
+    fi
+    for student in "$dir"/logs/*/; do
+      student=${student%/}
+      student=${student##*/}
+      [ -f "$dir/logs/$student/grade.record" ] || continue
+      [ "$dir/logs/$student" -ef "$out/logs/$student" ] && continue
+      rm -rf "${out:?}/logs/$student"
+      cp -r "$dir/logs/$student" "$out/logs/$student"
+    done
+  done
+  grade_finish "$out"
+}
