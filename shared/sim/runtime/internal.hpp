@@ -148,3 +148,13 @@ grid_barrier *running_grid();
 [[noreturn]] void fail_running_block(cudaError_t err, const char *message);
 } // namespace rt
 } // namespace cusim
+
+namespace cusim {
+namespace rt {
+// ---- the stream progress thread (progress.cpp; issue 18) ---------------------------------------
+// A host function was queued at p: the progress thread runs its stream up to p (streams.cpp's
+// run_in_background: what a wait would run, without the host seeing it complete).
+void host_function_queued(const point &p);
+void run_in_background(const point &p);
+} // namespace rt
+} // namespace cusim
