@@ -249,9 +249,7 @@ template <class... P> inline auto kernel_pointer(void (*f)(P...), kernel_probe) 
   return f;
 }
 template <class P, bool = passed_by_address<P>> struct param_bytes {};
-template <class P> struct param_bytes<P, true> {
-  alignas(P) unsigned char bytes[sizeof(P)];
-};
+template <class P> struct param_bytes<P, true> { alignas(P) unsigned char bytes[sizeof(P)]; };
 template <class P> using abi_param = std::conditional_t<passed_by_address<P>, const void *, P>;
 template <class P, class A> inline abi_param<P> pass_param(A &arg, param_bytes<P> &copy) {
   if constexpr (passed_by_address<P>) {

@@ -37,8 +37,8 @@ template <int Scale> __global__ void add_scaled(Tally t, int *out) {
   out[i] = t.step * Scale;
 }
 
-static int check(const char *what, int *d_count, int *d_out, int n, int want_count,
-                 int want_base, int per_index) {
+static int check(const char *what, int *d_count, int *d_out, int n, int want_count, int want_base,
+                 int per_index) {
   int count = 0;
   static int out[1024];
   if (cudaMemcpy(&count, d_count, sizeof count, cudaMemcpyDeviceToHost) != cudaSuccess ||
