@@ -9,6 +9,8 @@
 #include "driver_types.h"
 #include <stddef.h>
 
+#include "cusim_texture.h" /* texture objects and CUDA arrays (issue 18) */
+
 #define CUDART_VERSION 13000
 #define __CUDART_API_VERSION CUDART_VERSION
 #define CUDA_VERSION 13000
