@@ -171,11 +171,12 @@ CUSIM_CHANNEL(char, 1, 8,
 
 /* Runtime (texture.cpp). `dims` coordinates in c; the result as float channels (what a float
    texture or a normalized-float read returns), or the texel's bytes (an integer read). */
-void fetch_float(cudaTextureObject_t t, int dims, const float *c, float out[4], const char *what);
+void fetch_float(cudaTextureObject_t t, int dims, const float *c, float out[4], int channels,
+                 const char *what);
 void fetch_texel(cudaTextureObject_t t, int dims, const float *c, void *out, size_t size,
                  bool is_float_type, const char *what);
 void fetch_index(cudaTextureObject_t t, int x, void *out, size_t size, bool is_float_type,
-                 float out_float[4]);
+                 float out_float[4], int channels);
 
 template <class T> inline T from_float4(const float f[4]) {
   T v;
@@ -190,7 +191,7 @@ inline constexpr bool is_float_v = channel_of<T>::kind == cudaChannelFormatKindF
 template <class T> inline T fetch(cudaTextureObject_t t, int dims, const float *c, const char *w) {
   if constexpr (is_float_v<T>) {
     float f[4];
-    fetch_float(t, dims, c, f, w);
+    fetch_float(t, dims, c, f, channel_of<T>::count, w);
     return from_float4<T>(f);
   } else {
     T v;
@@ -211,7 +212,8 @@ template <class T> inline cudaChannelFormatDesc cudaCreateChannelDesc() {
 template <class T> inline T tex1Dfetch(cudaTextureObject_t t, int x) {
   T v;
   float f[4];
-  ::cusim::tex::fetch_index(t, x, &v, sizeof(T), ::cusim::tex::is_float_v<T>, f);
+  ::cusim::tex::fetch_index(t, x, &v, sizeof(T), ::cusim::tex::is_float_v<T>, f,
+                            ::cusim::tex::channel_of<T>::count);
   if constexpr (::cusim::tex::is_float_v<T>) v = ::cusim::tex::from_float4<T>(f);
   return v;
 }

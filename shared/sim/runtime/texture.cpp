@@ -189,11 +189,21 @@ void check_dims(const texture &t, int dims, cudaTextureObject_t h, const char *w
   if (dims == 1 && t.height > 1) fetch_failed(what, h, "tex1D of a 2-D texture (use tex2D)");
 }
 
+void check_channels(const texture &t, int channels, cudaTextureObject_t h, const char *what) {
+  if (channels == t.channels) return;
+  char buf[160];
+  std::snprintf(buf, sizeof buf, "the type read has %d channel%s and the texels %d", channels,
+                channels == 1 ? "" : "s", t.channels);
+  fetch_failed(what, h, buf);
+}
+
 } // namespace
 
-void fetch_float(cudaTextureObject_t h, int dims, const float *c, float out[4], const char *what) {
+void fetch_float(cudaTextureObject_t h, int dims, const float *c, float out[4], int channels,
+                 const char *what) {
   const texture &t = lookup_fetch(h, what);
   check_dims(t, dims, h, what);
+  check_channels(t, channels, h, what);
   if (!t.float_result)
     fetch_failed(what, h,
                  "a float result from integer texels needs cudaReadModeNormalizedFloat (8- and "
@@ -264,8 +274,9 @@ void fetch_texel(cudaTextureObject_t h, int dims, const float *c, void *out, siz
 }
 
 void fetch_index(cudaTextureObject_t h, int x, void *out, size_t size, bool is_float_type,
-                 float out_float[4]) {
+                 float out_float[4], int channels) {
   const texture &t = lookup_fetch(h, "tex1Dfetch");
+  if (is_float_type) check_channels(t, channels, h, "tex1Dfetch");
   if (t.res.resType != cudaResourceTypeLinear)
     fetch_failed("tex1Dfetch", h,
                  "tex1Dfetch reads textures over linear memory only (a CUDA "
