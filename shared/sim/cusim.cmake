@@ -27,7 +27,13 @@ if(CUSIM_MEMCHECK AND (NOT DEFINED WB_SANITIZE OR WB_SANITIZE STREQUAL ""))
 endif()
 
 function(cusim_add_executable target)
-  cmake_parse_arguments(PARSE_ARGV 1 arg "" "" "SOURCES;LIBRARIES")
+  # NO_CHECKER: build the .cu files without the memory checker's instrumentation (the benchmark
+  # of the scheduler, tests/sim/bench).
+  cmake_parse_arguments(PARSE_ARGV 1 arg "NO_CHECKER" "" "SOURCES;LIBRARIES")
+  set(checker_flags "${CUSIM_CHECKER_FLAGS}")
+  if(arg_NO_CHECKER)
+    set(checker_flags "")
+  endif()
   if(NOT arg_SOURCES)
     message(FATAL_ERROR "cusim_add_executable(${target}): no SOURCES")
   endif()
@@ -74,7 +80,7 @@ function(cusim_add_executable target)
         LANGUAGE CXX
         # preprocessed already: only the three qualifiers the rewriter kept are left to remove
         COMPILE_DEFINITIONS "__global__=;__device__=;__host__="
-        COMPILE_OPTIONS "${CUSIM_CHECKER_FLAGS}")
+        COMPILE_OPTIONS "${checker_flags}")
       list(APPEND sources "${out}")
       list(APPEND rewritten "${out}")
     else()

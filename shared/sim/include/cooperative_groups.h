@@ -1,8 +1,9 @@
 // Cooperative groups for CPU simulator builds (shared/sim): the parts teaching kernels use.
 //
-// thread_block (this_thread_block()), thread_block_tile<N> for N = 1, 2, 4, 8, 16, 32
-// (tiled_partition<N>, with shfl, shfl_up, shfl_down, shfl_xor, any, all, ballot, sync,
-// meta_group_rank), tiled_partition(group, n) as a thread_group, coalesced_threads(), and
+// thread_block (this_thread_block(), also with block_tile_memory), thread_block_tile<N> for
+// N = 1, 2, 4, 8, 16, 32 (tiled_partition<N>, with shfl, shfl_up, shfl_down, shfl_xor of any
+// trivially copyable type, any, all, ballot, sync, meta_group_rank) and for N = 64 to 1024 (sync,
+// shfl, any, all, ranks), tiled_partition(group, n) as a thread_group, coalesced_threads(), and
 // grid_group (this_grid()) with its ranks and sizes, and grid_group::sync() in a kernel launched
 // with cudaLaunchCooperativeKernel.
 //
@@ -19,6 +20,9 @@
 #endif
 
 #include <cuda_runtime.h>
+
+#include <cstring>
+#include <type_traits>
 
 namespace cusim {
 namespace dev {
@@ -106,6 +110,13 @@ protected:
   friend thread_group tiled_partition(const thread_group &parent, unsigned int tile_size);
 };
 
+// The memory a GPU before sm_80 needs for tiles larger than 32 threads; the simulator needs
+// none, and this_thread_block(scratch) is this_thread_block().
+template <unsigned int MaxBlockSize = 1024> struct block_tile_memory {
+private:
+  alignas(8) unsigned char reserved_[8 * ((MaxBlockSize + 31) / 32)];
+};
+
 class thread_block : public thread_group {
 public:
   static unsigned int size() { return details::block_num_threads(); }
@@ -126,13 +137,34 @@ private:
 inline thread_block this_thread_block() {
   return thread_block();
 }
+template <unsigned int MaxBlockSize>
+thread_block this_thread_block(block_tile_memory<MaxBlockSize> &) {
+  return this_thread_block();
+}
 
-// A tile of Size threads: Size consecutive ranks of the block, inside one warp.
+// A tile of Size threads: Size consecutive ranks of the block. Up to 32 threads a tile lies
+// inside one warp and its collectives are warp functions; a tile of 64 to 1024 threads spans
+// several warps (see multi_warp_tile below).
 template <unsigned int Size, class ParentT = void> class thread_block_tile;
 
-template <unsigned int Size> class thread_block_tile<Size, void> : public thread_group {
+namespace details {
+
+// Shuffles of a type larger than 8 bytes (a uint4, a struct): CUDA's tiles move any trivially
+// copyable type, 8 bytes per warp shuffle; `move` shuffles one 8-byte word.
+template <class T, class Move> T shuffle_words(const T &value, Move move) {
+  static_assert(std::is_trivially_copyable<T>::value, "a shuffled type must be trivially copyable");
+  constexpr unsigned int words = (sizeof(T) + 7) / 8;
+  unsigned long long in[words] = {}, out[words];
+  std::memcpy(in, &value, sizeof(T));
+  for (unsigned int i = 0; i < words; ++i) out[i] = move(in[i]);
+  T result;
+  std::memcpy(&result, out, sizeof(T));
+  return result;
+}
+
+template <unsigned int Size> class warp_tile : public thread_group {
   static_assert(Size == 1 || Size == 2 || Size == 4 || Size == 8 || Size == 16 || Size == 32,
-                "the simulator supports thread_block_tile sizes 1, 2, 4, 8, 16 and 32");
+                "thread_block_tile sizes are 1, 2, 4, 8, 16, 32, and 64 to 1024 (powers of 2)");
 
 public:
   static constexpr unsigned int num_threads() { return Size; }
@@ -144,16 +176,34 @@ public:
   bool is_valid() const { return true; }
 
   template <class T> T shfl(T var, int source_rank) const {
-    return __shfl_sync(mask(), var, source_rank, (int)Size);
+    if constexpr (sizeof(T) <= 8)
+      return __shfl_sync(mask(), var, source_rank, (int)Size);
+    else
+      return shuffle_words(var, [&](unsigned long long w) {
+        return __shfl_sync(mask(), w, source_rank, (int)Size);
+      });
   }
   template <class T> T shfl_up(T var, unsigned int delta) const {
-    return __shfl_up_sync(mask(), var, delta, (int)Size);
+    if constexpr (sizeof(T) <= 8)
+      return __shfl_up_sync(mask(), var, delta, (int)Size);
+    else
+      return shuffle_words(
+          var, [&](unsigned long long w) { return __shfl_up_sync(mask(), w, delta, (int)Size); });
   }
   template <class T> T shfl_down(T var, unsigned int delta) const {
-    return __shfl_down_sync(mask(), var, delta, (int)Size);
+    if constexpr (sizeof(T) <= 8)
+      return __shfl_down_sync(mask(), var, delta, (int)Size);
+    else
+      return shuffle_words(
+          var, [&](unsigned long long w) { return __shfl_down_sync(mask(), w, delta, (int)Size); });
   }
   template <class T> T shfl_xor(T var, unsigned int lane_mask) const {
-    return __shfl_xor_sync(mask(), var, (int)lane_mask, (int)Size);
+    if constexpr (sizeof(T) <= 8)
+      return __shfl_xor_sync(mask(), var, (int)lane_mask, (int)Size);
+    else
+      return shuffle_words(var, [&](unsigned long long w) {
+        return __shfl_xor_sync(mask(), w, (int)lane_mask, (int)Size);
+      });
   }
   int any(int predicate) const { return __any_sync(mask(), predicate); }
   int all(int predicate) const { return __all_sync(mask(), predicate); }
@@ -163,7 +213,7 @@ public:
     return Size == 32 ? bits : (bits >> (details::lane_id() & ~(Size - 1))) & ((1u << Size) - 1u);
   }
 
-  thread_block_tile(unsigned int meta_rank, unsigned int meta_size)
+  warp_tile(unsigned int meta_rank, unsigned int meta_size)
       : thread_group(tile_kind, Size), meta_rank_(meta_rank), meta_size_(meta_size) {}
 
 private:
@@ -171,6 +221,86 @@ private:
 
   unsigned int meta_rank_;
   unsigned int meta_size_;
+};
+
+// A tile of 64 to 1024 threads: what CUDA offers on it (sync, shfl of at most 8 bytes, any, all,
+// ranks and sizes). A GPU synchronizes such a tile through barriers in block_tile_memory (or
+// memory reserved for it from sm_80 on). Here sync() is the block's barrier, so every tile of the
+// block must reach it together: code where only some tiles call a collective is stopped as
+// barrier divergence (stricter than a GPU, never a wrong answer). shfl and any/all pass values
+// through a __shared__ slot per warp between two such barriers.
+template <unsigned int Size> class multi_warp_tile : public thread_group {
+  static_assert((Size & (Size - 1)) == 0 && Size > 32 && Size <= 1024,
+                "thread_block_tile sizes are 1, 2, 4, 8, 16, 32, and 64 to 1024 (powers of 2)");
+  struct scratch {
+    unsigned long long word[32]; // one per warp of the block
+  };
+  static scratch &slots() {
+    return *::cusim::shared_var<scratch>([] {});
+  }
+
+public:
+  static constexpr unsigned int num_threads() { return Size; }
+  static constexpr unsigned int size() { return Size; }
+  static unsigned int thread_rank() { return details::block_thread_rank() & (Size - 1); }
+  unsigned int meta_group_rank() const { return meta_rank_; }
+  unsigned int meta_group_size() const { return meta_size_; }
+  void sync() const { __syncthreads(); }
+  bool is_valid() const { return true; }
+
+  template <class T> T shfl(T var, unsigned int source_rank) const {
+    static_assert(sizeof(T) <= 8 && std::is_trivially_copyable<T>::value,
+                  "Collectives with tiles larger than 32 threads are limited to types of at most "
+                  "8 bytes (as in CUDA)");
+    const unsigned int first = details::block_thread_rank() - thread_rank();
+    const unsigned int source = first + (source_rank & (Size - 1));
+    scratch &s = slots();
+    __syncthreads();
+    if (details::block_thread_rank() == source) std::memcpy(&s.word[source / 32], &var, sizeof(T));
+    __syncthreads();
+    T result;
+    std::memcpy(&result, &s.word[source / 32], sizeof(T));
+    __syncthreads();
+    return result;
+  }
+  int any(int predicate) const { return combine(predicate != 0, false); }
+  int all(int predicate) const { return combine(predicate != 0, true); }
+
+  multi_warp_tile(unsigned int meta_rank, unsigned int meta_size)
+      : thread_group(tile_kind, Size), meta_rank_(meta_rank), meta_size_(meta_size) {}
+
+private:
+  int combine(bool mine, bool all_of) const {
+    const unsigned int warp = details::block_thread_rank() / 32;
+    const unsigned int first_warp = (details::block_thread_rank() - thread_rank()) / 32;
+    scratch &s = slots();
+    __syncthreads();
+    const unsigned int lanes = details::tile_mask(32);
+    const int in_warp = all_of ? __all_sync(lanes, mine) : __any_sync(lanes, mine);
+    if ((details::block_thread_rank() & 31u) == 0) s.word[warp] = (unsigned long long)in_warp;
+    __syncthreads();
+    int result = all_of ? 1 : 0;
+    const unsigned int warps = (details::block_num_threads() + 31) / 32;
+    for (unsigned int w = first_warp; w < first_warp + Size / 32 && w < warps; ++w)
+      result = all_of ? (result && s.word[w] != 0) : (result || s.word[w] != 0);
+    __syncthreads();
+    return result;
+  }
+
+  unsigned int meta_rank_;
+  unsigned int meta_size_;
+};
+
+template <unsigned int Size>
+using tile_base =
+    typename std::conditional<(Size > 32), multi_warp_tile<Size>, warp_tile<Size>>::type;
+
+} // namespace details
+
+template <unsigned int Size> class thread_block_tile<Size, void> : public details::tile_base<Size> {
+public:
+  thread_block_tile(unsigned int meta_rank, unsigned int meta_size)
+      : details::tile_base<Size>(meta_rank, meta_size) {}
 };
 
 template <unsigned int Size, class ParentT>

@@ -9,10 +9,12 @@
 #include "driver_types.h"
 #include <stddef.h>
 
+#include "cusim_texture.h" /* texture objects and CUDA arrays (issue 18) */
+
 #define CUDART_VERSION 13000
 #define __CUDART_API_VERSION CUDART_VERSION
 #define CUDA_VERSION 13000
-/* Marks a build for the simulator (there is no __CUDACC__ and no __CUDA_ARCH__). */
+/* Marks a build for the simulator (__CUDACC__ is defined for .cu files, __CUDA_ARCH__ never). */
 #define CUSIM 1
 
 #ifdef __cplusplus

@@ -19,6 +19,7 @@
 #include <cstddef>
 #include <cstdint>
 #include <cstring>
+#include <memory>
 #include <tuple>
 #include <type_traits>
 #include <utility>
@@ -225,6 +226,73 @@ inline struct config config(dim3 grid, dim3 block, size_t shared = 0, cudaStream
 struct null_arg {
   template <class T> operator T() const { return T(); }
 };
+
+namespace detail {
+/* Kernel arguments as CUDA passes them (Programming Guide, "__global__ Function Argument
+   Processing"): the launch copies each argument on the host (kernel_item's tuple: copy
+   constructor there, destructor there once the launch is done), and the device gets the bytes;
+   no constructor or destructor runs on the device, let alone once per thread.
+
+   A C++ call of a by-value parameter of class type runs its copy constructor and destructor, so
+   each simulated thread cannot call the kernel the ordinary way when an argument's type has
+   either. The Itanium C++ ABI (x86-64, AArch64) passes such a parameter by the address of a
+   temporary the caller owns and destroys: calling the kernel through its address, retyped with
+   `const void *` for those parameters, hands it a fresh byte copy and runs nothing. That needs
+   the kernel's address: kernel_pointer finds it where the launch names one function (or a
+   template with every argument given, or a pointer); elsewhere (an overloaded or deduced template
+   kernel) the plain call runs, with a warning. */
+template <class T>
+inline constexpr bool passed_by_address =
+    !std::is_trivially_copy_constructible_v<T> || !std::is_trivially_destructible_v<T>;
+struct kernel_probe {};
+template <class... P> inline auto kernel_pointer(void (*f)(P...), kernel_probe) -> void (*)(P...) {
+  return f;
+}
+template <class P, bool = passed_by_address<P>> struct param_bytes {};
+template <class P> struct param_bytes<P, true> { alignas(P) unsigned char bytes[sizeof(P)]; };
+template <class P> using abi_param = std::conditional_t<passed_by_address<P>, const void *, P>;
+template <class P, class A> inline abi_param<P> pass_param(A &arg, param_bytes<P> &copy) {
+  if constexpr (passed_by_address<P>) {
+    std::memcpy(copy.bytes, static_cast<const void *>(std::addressof(arg)), sizeof(P));
+    return copy.bytes;
+  } else {
+    (void)copy;
+    return arg;
+  }
+}
+template <class P, class A>
+inline constexpr bool param_fits = !passed_by_address<P> || std::is_same_v<P, std::decay_t<A>>;
+template <class F, class... A> struct kernel_fits : std::false_type {};
+template <class... P, class... A>
+struct kernel_fits<void (*)(P...), A...>
+    : std::bool_constant<sizeof...(P) == sizeof...(A) && (param_fits<P, A> && ...)> {};
+template <class... P, class... A, std::size_t... I>
+inline void call_bytewise(void (*f)(P...), std::index_sequence<I...>, A &...arg) {
+  std::tuple<param_bytes<P>...> copies;
+  using retyped = void (*)(abi_param<P>...);
+  retyped g = reinterpret_cast<retyped>(reinterpret_cast<void (*)()>(f));
+  g(pass_param<P>(arg, std::get<I>(copies))...);
+}
+void warn_arguments_copied(); /* libcusim: once per program */
+template <class Probe, class Direct, class... A>
+inline void call_kernel(Probe probe, Direct direct, A &...arg) {
+  if constexpr (!(passed_by_address<std::decay_t<A>> || ...)) {
+    (void)probe;
+    direct();
+  } else if constexpr (std::is_invocable_v<Probe &, kernel_probe>) {
+    auto f = probe(kernel_probe{});
+    if constexpr (kernel_fits<decltype(f), A...>::value) {
+      call_bytewise(f, std::index_sequence_for<A...>{}, arg...);
+    } else {
+      warn_arguments_copied();
+      direct();
+    }
+  } else {
+    warn_arguments_copied();
+    direct();
+  }
+}
+} // namespace detail
 
 template <class F, class... A>
 void launch(struct config cfg, const char *name, const char *file, int line, F kernel_call,

@@ -26,7 +26,11 @@ template <class... P, std::size_t... I>
 void invoke_unpacked(void (*kernel)(P...), struct config cfg, void **args, const char *name,
                      const char *file, int line, std::index_sequence<I...>) {
   ::cusim::launch(
-      cfg, name, file, line, [=](auto &&...arg) { kernel(arg...); },
+      cfg, name, file, line,
+      [=](auto &&...arg) {
+        ::cusim::detail::call_kernel([=](kernel_probe) { return kernel; }, [&] { kernel(arg...); },
+                                     arg...);
+      },
       *static_cast<std::remove_cv_t<std::remove_reference_t<P>> *>(args[I])...);
 }
 template <class... P>

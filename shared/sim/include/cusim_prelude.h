@@ -4,6 +4,16 @@
 #define CUSIM_PRELUDE_H
 #pragma GCC system_header
 
+/* What nvcc defines for a .cu file, in both of its passes (programs test them: `#ifdef
+   __CUDACC__` around __host__ __device__, `__CUDACC_VER_MAJOR__ >= 11`). There is one pass here,
+   a host pass that also runs the kernels, so __CUDA_ARCH__ stays undefined: code inside
+   `#ifdef __CUDA_ARCH__` is never compiled, and its `#else` branch runs in kernels too. */
+#define __CUDACC__ 1
+#define __NVCC__ 1
+#define __CUDACC_VER_MAJOR__ 13
+#define __CUDACC_VER_MINOR__ 0
+#define __CUDACC_VER_BUILD__ 0
+
 /* Standard headers that use names the qualifier macros below would break
    (libstdc++'s shared_ptr_base.h writes __attribute__((__noinline__))): included first. */
 #include <cstdio>

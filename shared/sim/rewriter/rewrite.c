@@ -733,9 +733,21 @@ static int is_name(const rewriter *r, size_t i) {
   return token_is_identifier(r, i) && !token_in_list(r, i, reserved_words);
 }
 
+static size_t matching_paren_backward(const rewriter *r, size_t close);
+
 /* First token of the callee expression that ends just before token end (a '<<<'): a name with
- * optional template arguments, '::'-qualified, possibly '::template'. NO_TOKEN if none. */
+ * optional template arguments, '::'-qualified, possibly '::template'; or a parenthesized
+ * expression such as (*kernel_pointer) that is not a call's argument list. NO_TOKEN if none. */
 static size_t callee_start(const rewriter *r, size_t end) {
+  if (end > r->walk_floor && token_is_char(r, end - 1, ')')) {
+    size_t open = matching_paren_backward(r, end - 1);
+    if (open == NO_TOKEN || open + 1 >= end - 1) return NO_TOKEN; /* () holds nothing */
+    if (open > r->walk_floor &&
+        (is_name(r, open - 1) || token_is_char(r, open - 1, ')') ||
+         token_is_char(r, open - 1, ']') || token_is_char(r, open - 1, '>')))
+      return NO_TOKEN; /* f(x)<<<: a call's result, not a kernel */
+    return open;
+  }
   size_t first = end;
   int want_name = 1, after_scope = 0;
   while (first > r->walk_floor) {
@@ -836,9 +848,19 @@ static size_t rewrite_launch(rewriter *r, size_t open, size_t *depth) {
   byte_buffer callee = {0};
   if (append_tokens(r, &callee, first, open, NULL, NULL) &&
       buffer_append_escaped(&r->scratch, callee.data, callee.size)) {
-    scratch_text(r, "\", __FILE__, __LINE__, [=](auto&&... cusim_arg) { ");
+    /* The kernel's arguments reach each simulated thread as CUDA passes them, bytes copied
+       without a constructor or destructor (cusim_device.h: call_kernel): the first lambda finds
+       the kernel's address where its name resolves to one function, the second is the plain
+       call for the rest. */
+    scratch_text(r, "\", __FILE__, __LINE__, [=](auto&&... cusim_arg) { "
+                    "::cusim::detail::call_kernel([&](auto cusim_probe) -> "
+                    "decltype(::cusim::detail::kernel_pointer(");
     if (!buffer_append(&r->scratch, callee.data, callee.size)) r->out_of_memory = 1;
-    scratch_text(r, "(cusim_arg...); }");
+    scratch_text(r, ", cusim_probe)) { return ::cusim::detail::kernel_pointer(");
+    if (!buffer_append(&r->scratch, callee.data, callee.size)) r->out_of_memory = 1;
+    scratch_text(r, ", cusim_probe); }, [&] { ");
+    if (!buffer_append(&r->scratch, callee.data, callee.size)) r->out_of_memory = 1;
+    scratch_text(r, "(cusim_arg...); }, cusim_arg...); }");
     if (!token_is_char(r, paren + 1, ')')) scratch_text(r, ", ");
   } else {
     r->out_of_memory = 1;

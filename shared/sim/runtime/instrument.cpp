@@ -239,10 +239,9 @@ std::string memory_text(uintptr_t a, bool in_shared) {
   return buf;
 }
 
-[[noreturn]] __attribute__((cold, noinline)) void report_race(uintptr_t a, unsigned size,
-                                                              bool write, uint64_t other,
-                                                              bool other_wrote, bool in_shared,
-                                                              const void *pc, uint32_t other_pc) {
+[[noreturn]] __attribute__((cold, noinline)) void
+report_race(uintptr_t a, unsigned size, bool write, uint64_t other, bool other_wrote,
+            bool in_shared, const void *pc, uint32_t other_pc, bool vol) {
   uint32_t me = itls.gid1_base + cusim_tls.tid, them = rec_gid1(other);
   uint32_t them_t = them - itls.gid1_base;
   bool same_block = them_t < itls.nthreads && !(other & flag_many_blocks);
@@ -261,6 +260,10 @@ std::string memory_text(uintptr_t a, bool in_shared) {
   if (!same_block)
     msg += "; blocks run in no fixed order and cannot wait for each other: use an atomic "
            "(atomicAdd...)";
+  else if (same_warp && vol) // issue 18: the warp-synchronous code written before Volta
+    msg += ", with no __syncwarp() between them: `volatile` does not keep a warp's threads in "
+           "lockstep (not since Volta), so this warp-synchronous code needs __syncwarp() between "
+           "each step that reads what another lane wrote";
   else if (same_warp)
     msg += ", with no __syncwarp() between them (a warp's threads do not run in lockstep): if both "
            "update it, use an atomic (atomicAdd...); if one must see the other's write, put "
@@ -372,7 +375,7 @@ __attribute__((always_inline)) inline void check(uintptr_t a, unsigned size, boo
     if (!write) {
       if (writer != 0 && relate(writer, in_shared) == order::unordered &&
           !(rec_gid1(writer) - itls.gid1_base >= itls.nthreads && (vol || writer_fenced(writer))))
-        report_race(a, size, false, writer, true, in_shared, pc, meta_writer_pc(meta));
+        report_race(a, size, false, writer, true, in_shared, pc, meta_writer_pc(meta), vol);
       if (in_shared && !pending_uninit.set &&
           (writer == 0 || rec_gid1(writer) - itls.gid1_base >= itls.nthreads) &&
           running_grid() == nullptr) // (a grid.sync() starts a new epoch: records are gone)
@@ -408,7 +411,7 @@ __attribute__((always_inline)) inline void check(uintptr_t a, unsigned size, boo
              !(vol && rec_gid1(reader) - itls.gid1_base >= itls.nthreads)) ||
             (o == order::same_thread && (reader & flag_many_readers) && same_epoch(reader, mine) &&
              !(vol && (reader & flag_many_blocks))))
-          report_race(a, size, true, reader, false, in_shared, pc, meta_reader_pc(meta));
+          report_race(a, size, true, reader, false, in_shared, pc, meta_reader_pc(meta), vol);
       }
       if (reader != 0 || !fresh) __atomic_store_n(&cell[1], 0, __ATOMIC_RELAXED);
       if (writer != mine) __atomic_store_n(&cell[0], mine, __ATOMIC_RELAXED);

@@ -186,5 +186,11 @@ void profile_launch_begin(const detail::kernel_base *k);
 void profile_launch_end();
 void profile_block_begin();                     // after start_block set itls up
 void profile_worker_done(size_t static_shared); // this worker runs no more blocks of the launch
+
+// ---- the stream progress thread (progress.cpp; issue 18) ---------------------------------------
+// A host function was queued at p: the progress thread runs its stream up to p (streams.cpp's
+// run_in_background: what a wait would run, without the host seeing it complete).
+void host_function_queued(const point &p);
+void run_in_background(const point &p);
 } // namespace rt
 } // namespace cusim

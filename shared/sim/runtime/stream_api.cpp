@@ -114,16 +114,17 @@ cudaError_t cudaStreamGetFlags(cudaStream_t s, unsigned int *flags) {
 cudaError_t cudaLaunchHostFunc(cudaStream_t stream, cudaHostFn_t fn, void *userData) {
   if (!fn) return set_error(cudaErrorInvalidValue);
   if (!valid_stream(stream)) return set_error(cudaErrorInvalidResourceHandle);
-  enqueue(stream, [fn, userData] {
+  host_function_queued(enqueue(stream, [fn, userData] { // fires without a host wait (issue 18)
     if (sticky() == cudaSuccess) fn(userData);
-  });
+  }));
   return cudaSuccess;
 }
 cudaError_t cudaStreamAddCallback(cudaStream_t stream, cudaStreamCallback_t callback,
                                   void *userData, unsigned int flags) {
   if (!callback || flags != 0) return set_error(cudaErrorInvalidValue);
   if (!valid_stream(stream)) return set_error(cudaErrorInvalidResourceHandle);
-  enqueue(stream, [stream, callback, userData] { callback(stream, sticky(), userData); });
+  host_function_queued(enqueue( // fires without a host wait (issue 18)
+      stream, [stream, callback, userData] { callback(stream, sticky(), userData); }));
   return cudaSuccess;
 }
 

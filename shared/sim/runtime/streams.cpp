@@ -373,3 +373,18 @@ void use_per_thread_default_stream() {
 
 } // namespace detail
 } // namespace cusim
+
+namespace cusim {
+namespace rt {
+
+// What a wait on p would run, for the progress thread (progress.cpp): the host is not told.
+void run_in_background(const point &p) {
+  std::lock_guard<std::recursive_mutex> run_lock(run_mu);
+  if (running) return; // cannot happen on the progress thread; kept as host_waits has it
+  running = true;
+  run_until(p.stream, p.seq);
+  running = false;
+}
+
+} // namespace rt
+} // namespace cusim

@@ -2,7 +2,7 @@
 // A byte order mark is dropped.
 __global__ void k(int x) {}
 __global__ void host() {
-  ::cusim::launch(::cusim::config(1, 1), "k", __FILE__, __LINE__, [=](auto&&... cusim_arg) { k(cusim_arg...); }, 
+  ::cusim::launch(::cusim::config(1, 1), "k", __FILE__, __LINE__, [=](auto&&... cusim_arg) { ::cusim::detail::call_kernel([&](auto cusim_probe) -> decltype(::cusim::detail::kernel_pointer(k, cusim_probe)) { return ::cusim::detail::kernel_pointer(k, cusim_probe); }, [&] { k(cusim_arg...); }, cusim_arg...); }, 
            ::cusim::null_arg());
   typedef int cusim_shared_t_x; cusim_shared_t_x& x = *::cusim::shared_var<cusim_shared_t_x>([]{});
 }

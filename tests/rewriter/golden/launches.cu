@@ -19,3 +19,9 @@ void host(float *out, float *a, float *b, int n, cudaStream_t stream) {
   empty<<<1, 1, 0, streams[n % 2]>>>();
   add<<<1, (n > 1 ? 2 : 1)>>>(out, a, b, n >> 1);
 }
+void through_pointers(float *out, float *a, float *b, int n) {
+  void (*kernel)(float *, const float *, const float *, int) = add;
+  (*kernel)<<<1, 32>>>(out, a, b, n);
+  kernel<<<1, 32>>>(out, a, b, n);
+  (kernel)<<<1, 32>>>(out, a, b, n);
+}

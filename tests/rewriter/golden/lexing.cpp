@@ -25,7 +25,7 @@ void host() {
   char quote = '\'', lt = '<', gt = '>', wide = L'<';
   int million = 1'000'000, hex = 0xFF'FF, bin = 0b1010'1010;
   double f = 1e+5, g = .5e-3, h = 0x1p-3;
-  ::cusim::launch(::cusim::config(1, 1), "k", __FILE__, __LINE__, [=](auto&&... cusim_arg) { k(cusim_arg...); }, million); ::cusim::launch(::cusim::config(1, 1), "k", __FILE__, __LINE__, [=](auto&&... cusim_arg) { k(cusim_arg...); }, 'x'); ::cusim::launch(::cusim::config(1, 1), "k", __FILE__, __LINE__, [=](auto&&... cusim_arg) { k(cusim_arg...); }, sizeof "<<<");
+  ::cusim::launch(::cusim::config(1, 1), "k", __FILE__, __LINE__, [=](auto&&... cusim_arg) { ::cusim::detail::call_kernel([&](auto cusim_probe) -> decltype(::cusim::detail::kernel_pointer(k, cusim_probe)) { return ::cusim::detail::kernel_pointer(k, cusim_probe); }, [&] { k(cusim_arg...); }, cusim_arg...); }, million); ::cusim::launch(::cusim::config(1, 1), "k", __FILE__, __LINE__, [=](auto&&... cusim_arg) { ::cusim::detail::call_kernel([&](auto cusim_probe) -> decltype(::cusim::detail::kernel_pointer(k, cusim_probe)) { return ::cusim::detail::kernel_pointer(k, cusim_probe); }, [&] { k(cusim_arg...); }, cusim_arg...); }, 'x'); ::cusim::launch(::cusim::config(1, 1), "k", __FILE__, __LINE__, [=](auto&&... cusim_arg) { ::cusim::detail::call_kernel([&](auto cusim_probe) -> decltype(::cusim::detail::kernel_pointer(k, cusim_probe)) { return ::cusim::detail::kernel_pointer(k, cusim_probe); }, [&] { k(cusim_arg...); }, cusim_arg...); }, sizeof "<<<");
     #  define INDENTED(x) x < y
   /* a comment */ #pragma once
   %: define DIGRAPH 1

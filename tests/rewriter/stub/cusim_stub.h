@@ -68,6 +68,16 @@ inline void *shared_dynamic() {
   alignas(16) static unsigned char storage[4096];
   return storage;
 }
+// The per-thread call of a kernel (the simulator passes arguments bytewise; here a plain call).
+namespace detail {
+struct kernel_probe {};
+template <class... P> auto kernel_pointer(void (*f)(P...), kernel_probe) -> void (*)(P...) {
+  return f;
+}
+template <class Probe, class Direct, class... A> void call_kernel(Probe, Direct direct, A &...) {
+  direct();
+}
+} // namespace detail
 } // namespace cusim
 
 #endif

@@ -81,6 +81,16 @@ expect_error "a library the simulator lacks" "nvcc-sim: error: .*cuBLAS" \
 expect_error "an unknown option" "nvcc-sim: error: unknown option" "$nvcc_sim" --frobnicate x.cu
 expect_error "a missing input" "nvcc-sim: error: no such file" "$nvcc_sim" -o x missing.cu
 
+# nvcc-sim builds kernels with the memory checker, as the CMake build does: the warp-synchronous
+# reduction written before Volta (no __syncwarp()) is refused with its line, never a wrong sum.
+expect_error "warp-synchronous code without __syncwarp() is refused" \
+  "warp_synchronous.cu:10: .*needs __syncwarp\\(\\) between each step" \
+  bash -c "'$nvcc_sim' -o warp_synchronous '$programs/../warp_synchronous.cu' &&
+    ./warp_synchronous legacy"
+expect_pass "the same with __syncwarp() between the steps" \
+  bash -c "'$nvcc_sim' -o reduce_warp_unrolled '$programs/reduce_warp_unrolled.cu' &&
+    ./reduce_warp_unrolled"
+
 # A compile error points at the learner's .cu file and line.
 printf '__global__ void k(int *p) {\n  *p = undefined_name;\n}\nint main(void) { return 0; }\n' \
   >broken.cu
