@@ -4,7 +4,7 @@
 
 # --- export DIR --------------------------------------------------------------------------------
 help_export() {
-  cat <<EOF
+  help_text <<EOF
 Usage: $WB_NAME export DIR [--lessons LIST] [--verify]
 
 Writes a student bundle to DIR (new or empty, outside this tree): the

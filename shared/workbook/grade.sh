@@ -5,7 +5,7 @@
 
 # --- grade SUBMISSIONS ---------------------------------------------------------------------------
 help_grade() {
-  cat <<EOF
+  help_text <<EOF
 Usage: $WB_NAME grade SUBMISSIONS_DIR [--lessons LIST] [--output DIR]
          [--timeout S] [--grading FILE] [--seed S] [--jobs N] [--shard I/N]
        $WB_NAME grade --merge DIR... --output DIR

@@ -11,16 +11,26 @@ lesson=$(lesson_folder "$tree" "$TEST_LESSON_NUMBER") || exit 1
 tree_files() { (cd "$tree" && find . -path ./build -prune -o -type f -print0 | sort -z | xargs -0 sha256sum); }
 tree_files >"$SCRATCH/before.txt"
 
+fits_80_columns() { # FILE: every line at most 80 characters (not bytes)
+  local line status=0 LC_ALL=C.UTF-8
+  while IFS= read -r line; do
+    [ ${#line} -le 80 ] || { echo "too wide (${#line}): $line"; status=1; }
+  done <"$1"
+  return $status
+}
+
 # --help, for the script and for each command.
 wb "$tree" "$out" --help
 check "--help exits 0 and lists the commands" status_is $? 0
-for command in check run watch hint reset doctor export grade report; do
+check "--help fits 80 columns" fits_80_columns "$out"
+for command in check run watch hint reset doctor export grade report profile; do
   check "--help lists $command" grep -q -E "^  $command( |$)" "$out"
 done
-for command in check run watch hint reset doctor export grade report; do
+for command in check run watch hint reset doctor export grade report profile; do
   wb "$tree" "$out" "$command" --help
   check "$command --help exits 0" status_is $? 0
   check "$command --help starts with its usage" grep -q "^Usage: .*workbook $command" "$out"
+  check "$command --help fits 80 columns" fits_80_columns "$out"
 done
 wb "$tree" "$out" help grade
 check "help grade shows the grade usage" contains "$out" "SUBMISSIONS_DIR"
@@ -42,13 +52,6 @@ expect_usage_error "unknown option" run "$TEST_LESSON_NUMBER" --fast
 wb "$tree" "$out" check 99
 check "the unknown-lesson line names the lessons" contains "$out" "lessons: 01"
 
-fits_80_columns() { # FILE: every line at most 80 characters (not bytes)
-  local line status=0 LC_ALL=C.UTF-8
-  while IFS= read -r line; do
-    [ ${#line} -le 80 ] || { echo "too wide (${#line}): $line"; status=1; }
-  done <"$1"
-  return $status
-}
 
 # Hints: one at a time, in order, remembered between runs; after the last, the last again.
 hints=$tree/lessons/$lesson/hints.md
