@@ -262,6 +262,28 @@ static int driver_errors(void) {
   return 0;
 }
 
+// A kernel string without its bounds check: the memory checker sees the module's accesses too.
+static int bounds(void) {
+  context();
+  const char *src = "extern \"C\" __global__ void no_guard(float *a) {\n"
+                    "  a[blockIdx.x * blockDim.x + threadIdx.x] = 1.0f;\n"
+                    "}\n";
+  nvrtcResult r;
+  char *ptx = compile(src, "no_guard.cu", 0, NULL, &r, 0);
+  if (!ptx) return 1;
+  CUmodule module;
+  CUfunction f;
+  CU(cuModuleLoadData(&module, ptx));
+  CU(cuModuleGetFunction(&f, module, "no_guard"));
+  CUdeviceptr d;
+  CU(cuMemAlloc(&d, 100 * sizeof(float)));
+  void *args[] = {&d};
+  CU(cuLaunchKernel(f, 1, 1, 1, 128, 1, 1, 0, NULL, args, NULL));
+  printf("cuCtxSynchronize -> %s\n", result_name(cuCtxSynchronize()));
+  free(ptx);
+  return 0;
+}
+
 int main(int argc, char **argv) {
   const char *which = argc > 1 ? argv[1] : "";
   if (!strcmp(which, "seed")) return seed();
@@ -269,6 +291,7 @@ int main(int argc, char **argv) {
   if (!strcmp(which, "compile_error")) return compile_error();
   if (!strcmp(which, "bad_option")) return bad_option();
   if (!strcmp(which, "driver_errors")) return driver_errors();
-  printf("usage: sim_nvrtc_cases seed|features|compile_error|bad_option|driver_errors\n");
+  if (!strcmp(which, "bounds")) return bounds();
+  printf("usage: sim_nvrtc_cases seed|features|compile_error|bad_option|driver_errors|bounds\n");
   return 2;
 }

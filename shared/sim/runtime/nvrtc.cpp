@@ -3,7 +3,8 @@
 //
 //   c++ -E -DCUSIM_PREPROCESS -isystem INCLUDE -include cusim_prelude.h SRC -o k.ii
 //   cusim-rewrite k.ii k.cpp
-//   c++ -O2 -fPIC -shared -Wl,-Bsymbolic k.cpp -o k.so
+//   c++ -O2 -fPIC [the checker's or sanitizer's flags] -c k.cpp -o k.so.o
+//   c++ -shared -Wl,-Bsymbolic k.so.o -o k.so
 //
 // in a fresh temporary folder. The shared object, as base64 text behind a "// cusim module"
 // header, is what nvrtcGetPTX and nvrtcGetCUBIN return; cuModuleLoadData (driver.cpp) loads it.
@@ -43,6 +44,9 @@ extern char **environ;
 #endif
 #ifndef CUSIM_NVRTC_CXX
 #define CUSIM_NVRTC_CXX "c++"
+#endif
+#ifndef CUSIM_NVRTC_FLAGS
+#define CUSIM_NVRTC_FLAGS ""
 #endif
 
 struct _nvrtcProgram {
@@ -466,11 +470,25 @@ nvrtcResult compile(nvrtcProgram prog, int count, const char *const *given) {
     out << extra;
   }
   if (rc == 0) {
-    rc = run({cxx, "-std=" + o.standard, "-O2", "-fPIC", "-shared", "-w",
-              "-D__global__=", "-D__device__=", "-D__host__=", "-fno-diagnostics-show-caret",
-              "-fdiagnostics-color=never", "-Wl,-Bsymbolic", rewritten, "-o", object},
-             log_path);
+    // Compiled as the program's .cu files are (CUSIM_NVRTC_FLAGS: the memory checker's
+    // instrumentation, or the build's sanitizer), then linked without them: the callbacks they
+    // call are the program's own.
+    std::vector<std::string> compile_step{cxx,
+                                          "-std=" + o.standard,
+                                          "-O2",
+                                          "-fPIC",
+                                          "-w",
+                                          "-D__global__=",
+                                          "-D__device__=",
+                                          "-D__host__=",
+                                          "-fno-diagnostics-show-caret",
+                                          "-fdiagnostics-color=never"};
+    std::istringstream flags(setting("CUSIM_NVRTC_FLAGS", CUSIM_NVRTC_FLAGS));
+    for (std::string f; flags >> f;) compile_step.push_back(f);
+    compile_step.insert(compile_step.end(), {"-c", rewritten, "-o", object + ".o"});
+    rc = run(compile_step, log_path);
   }
+  if (rc == 0) rc = run({cxx, "-shared", "-Wl,-Bsymbolic", object + ".o", "-o", object}, log_path);
   std::string raw;
   read_file(log_path, &raw);
   if (rc < 0) {
