@@ -284,6 +284,39 @@ static int bounds(void) {
   return 0;
 }
 
+// Two modules loaded at once, each with its own kernel: each is found in its own module (a
+// module is not mistaken for another one loaded before it).
+static int two_modules(void) {
+  context();
+  const char *first = "extern \"C\" __global__ void first(int *x) { *x = 1; }\n";
+  const char *second = "extern \"C\" __global__ void second(int *x) { *x = 2; }\n";
+  nvrtcResult r;
+  char *image1 = compile(first, "first.cu", 0, NULL, &r, 0);
+  char *image2 = compile(second, "second.cu", 0, NULL, &r, 0);
+  if (!image1 || !image2) return 1;
+  CUmodule m1, m2;
+  CUfunction f1, f2;
+  CU(cuModuleLoadData(&m1, image1));
+  CU(cuModuleLoadData(&m2, image2));
+  CU(cuModuleGetFunction(&f1, m1, "first"));
+  CU(cuModuleGetFunction(&f2, m2, "second"));
+  printf("'second' in the first module -> %s\n",
+         result_name(cuModuleGetFunction(&f1, m1, "second")));
+  CUdeviceptr d;
+  CU(cuMemAlloc(&d, sizeof(int)));
+  void *args[] = {&d};
+  int x = 0;
+  CU(cuLaunchKernel(f2, 1, 1, 1, 1, 1, 1, 0, NULL, args, NULL));
+  CU(cuMemcpyDtoH(&x, d, sizeof x));
+  printf("second module's kernel wrote %d\n", x);
+  CU(cuModuleUnload(m1));
+  CU(cuModuleUnload(m2));
+  CU(cuMemFree(d));
+  free(image1);
+  free(image2);
+  return 0;
+}
+
 int main(int argc, char **argv) {
   const char *which = argc > 1 ? argv[1] : "";
   if (!strcmp(which, "seed")) return seed();
@@ -292,6 +325,8 @@ int main(int argc, char **argv) {
   if (!strcmp(which, "bad_option")) return bad_option();
   if (!strcmp(which, "driver_errors")) return driver_errors();
   if (!strcmp(which, "bounds")) return bounds();
-  printf("usage: sim_nvrtc_cases seed|features|compile_error|bad_option|driver_errors|bounds\n");
+  if (!strcmp(which, "two_modules")) return two_modules();
+  printf("usage: sim_nvrtc_cases "
+         "seed|features|compile_error|bad_option|driver_errors|bounds|two_modules\n");
   return 2;
 }

@@ -25,6 +25,7 @@ struct CUctx_st {
 };
 struct CUmod_st {
   void *handle = nullptr;
+  int fd = -1; // the memfd it was loaded from, open while it is loaded (see load)
 };
 struct CUfunc_st {
   const void *address = nullptr;
@@ -188,9 +189,11 @@ CUresult load(CUmodule *module, const void *image, const char *api) {
   }
   char path[64];
   std::snprintf(path, sizeof path, "/proc/self/fd/%d", fd);
+  // dlopen knows a loaded object by its path: the memfd stays open while the module is loaded, so
+  // no two live modules share a /proc/self/fd/N name (a reused name would return the old one).
   void *handle = dlopen(path, RTLD_NOW | RTLD_LOCAL);
-  close(fd);
   if (handle == nullptr) {
+    close(fd);
     rt::report("%s: the module does not load: %s (a program that loads modules must be linked "
                "with --export-dynamic; the simulator's builds do that)",
                api, dlerror());
@@ -198,6 +201,7 @@ CUresult load(CUmodule *module, const void *image, const char *api) {
   }
   CUmodule m = new CUmod_st;
   m->handle = handle;
+  m->fd = fd;
   std::lock_guard<std::mutex> lock(mu);
   modules.insert(m);
   *module = m;
@@ -518,6 +522,7 @@ CUresult cuModuleUnload(CUmodule hmod) {
   }
   modules.erase(hmod);
   dlclose(hmod->handle);
+  close(hmod->fd);
   delete hmod;
   return CUDA_SUCCESS;
 }
