@@ -230,6 +230,8 @@ int main(int argc, char **argv) {
       if (launched != CUDA_SUCCESS) {
         wb_info(&args, "check 2: the launch failed: %s\n", cu_name(launched));
         if (!failure) failure = "task 3: cuLaunchKernel with the arguments' addresses";
+        /* A failed kernel leaves the context unusable (on a GPU too): stop here. */
+        return wb_finish(0, failure);
       } else {
         CU_CHECK(cuMemcpyDtoH(got, d_a, bytes));
         memcpy(want, a, bytes);
