@@ -284,8 +284,7 @@ int main(int argc, char **argv) {
   if (c.rand_status != CURAND_STATUS_SUCCESS)
     wb_info(&args, "check 4: cuRAND returned status %d\n", (int)c.rand_status);
   else
-    wb_info(&args,
-            "check 4: %zu normals from cuRAND: mean %.4f, sd %.4f, %.1f%% in 1 sd: %s\n",
+    wb_info(&args, "check 4: %zu normals from cuRAND: mean %.4f, sd %.4f, %.1f%% in 1 sd: %s\n",
             count, mean, sd, 100 * inside, curand_ok ? "yes" : "no");
   if (!curand_ok && !failure)
     failure = "task 4: curandGenerateNormal, mean 0, standard deviation 1, on the stream";
