@@ -61,7 +61,7 @@ nvrtcResult rtc_compile(const char *source, const char *name, int count, const c
   *image = NULL;
   *log = NULL;
   // ---- task 1: compile the string with NVRTC, keep the log and the PTX ----------------------
-  // TODO: the five calls of PyCUDA's SourceModule, in C:
+  // TODO: what PyCUDA's SourceModule did for you, in C:
   //         nvrtcProgram program;
   //         nvrtcCreateProgram(&program, source, name, 0, NULL, NULL);  (no extra headers)
   //         nvrtcResult compiled = nvrtcCompileProgram(program, count, options);
