@@ -65,7 +65,7 @@ function(workbook_keep_asserts target)
   target_compile_options(${target} PRIVATE -UNDEBUG)
 endfunction()
 
-# workbook_lesson([TEST_ARGS "--n 1" "--n 2" ...] [LIBRARIES ...] [OPENMP])
+# workbook_lesson([TEST_ARGS "--n 1" "--n 2" ...] [LIBRARIES ...] [CUDA_LIBRARIES ...] [OPENMP])
 #
 # Builds the lesson in the current folder (lessons/NN-slug) for every backend:
 #   NN-slug.exercise.sim / .cuda   from exercise.cu  (or .cpu from exercise.c for CPU lessons)
@@ -73,8 +73,10 @@ endfunction()
 # with the lesson's driver and reference (every other .c file in the folder), and registers
 # the tests: the learner's build checks the exercise; the maintainer's build checks the
 # solution and runs the guards (exercise-is-open, skeleton).
+# CUDA_LIBRARIES are linked into the nvcc-built programs only (the toolkit's libraries, such as
+# CUDA::nvrtc and CUDA::cublas; the simulator builds its own counterparts into libcusim).
 function(workbook_lesson)
-  cmake_parse_arguments(PARSE_ARGV 0 L "OPENMP" "" "TEST_ARGS;LIBRARIES")
+  cmake_parse_arguments(PARSE_ARGV 0 L "OPENMP" "" "TEST_ARGS;LIBRARIES;CUDA_LIBRARIES")
   if(L_UNPARSED_ARGUMENTS)
     message(FATAL_ERROR "workbook_lesson: unknown arguments ${L_UNPARSED_ARGUMENTS}")
   endif()
@@ -116,7 +118,8 @@ function(workbook_lesson)
                              LIBRARIES wb_harness_sim ${L_LIBRARIES})
       elseif(backend STREQUAL "cuda")
         add_executable(${target} "${${variant}_file}" ${host_sources})
-        target_link_libraries(${target} PRIVATE wb_harness_cuda CUDA::cudart ${L_LIBRARIES})
+        target_link_libraries(${target} PRIVATE wb_harness_cuda CUDA::cudart ${L_LIBRARIES}
+                              ${L_CUDA_LIBRARIES})
       else()
         # A CPU lesson still links a harness; the simulator's needs nothing NVIDIA.
         add_executable(${target} "${${variant}_file}" ${host_sources})

@@ -46,3 +46,13 @@ cudaError_t launch_registered(const char *file, int line, const void *func, dim3
 }
 
 } // namespace cusim
+
+// ---- the driver API (driver.cpp): the name of a registered __global__ function, or null --------
+namespace cusim {
+const char *registered_kernel_name(const void *func) {
+  std::lock_guard<std::mutex> lock(registry_mutex());
+  auto found = registry().find(func);
+  return found == registry().end() ? nullptr : found->second.name;
+}
+} // namespace cusim
+// ---- end of the driver API's lines --------------------------------------------------------------

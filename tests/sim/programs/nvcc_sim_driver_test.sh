@@ -54,6 +54,8 @@ expect_pass "monte_carlo_pi with -lcurand and -gencode" \
   bash -c "'$nvcc_sim' -gencode arch=compute_75,code=sm_75 -std=c++17 -lcurand '$programs/monte_carlo_pi.cu' -o pi && ./pi"
 expect_pass "curand_host_pi: cuRAND's host API with -lcurand" \
   bash -c "'$nvcc_sim' -arch=sm_90 -lcurand -o curand_host_pi '$programs/curand_host_pi.cu' && ./curand_host_pi"
+expect_pass "nvrtc_cublas: NVRTC, the driver API and cuBLAS with -lnvrtc -lcuda -lcublas" \
+  bash -c "'$nvcc_sim' -arch=sm_90 -lnvrtc -lcuda -lcublas -o nvrtc_cublas '$programs/nvrtc_cublas.cu' && ./nvrtc_cublas"
 expect_pass "separate compilation with -c, then link" \
   bash -c "'$nvcc_sim' -c -o hello.o '$programs/hello_blocks.cu' && '$nvcc_sim' hello.o -o hello && ./hello"
 expect_pass "-run" "$nvcc_sim" -run -o stencil "$programs/stencil_1d.cu"
@@ -76,8 +78,8 @@ else
   fail "--profile: exit status $?: $output"
 fi
 
-expect_error "a library the simulator lacks" "nvcc-sim: error: .*cuBLAS" \
-  "$nvcc_sim" -lcublas -o x "$programs/vector_add.cu"
+expect_error "a library the simulator lacks" "nvcc-sim: error: .*cuFFT" \
+  "$nvcc_sim" -lcufft -o x "$programs/vector_add.cu"
 expect_error "an unknown option" "nvcc-sim: error: unknown option" "$nvcc_sim" --frobnicate x.cu
 expect_error "a missing input" "nvcc-sim: error: no such file" "$nvcc_sim" -o x missing.cu
 
@@ -99,10 +101,10 @@ expect_error "compile errors name the .cu line" "broken.cu:2" "$nvcc_sim" -o bro
 # A toolkit header the simulator lacks stops the build with one line that names it (the real
 # toolkit's copy is never picked up); the toolkit's own guard macros are defined, as
 # helper_cuda.h expects; headers that cuda_runtime.h gathers, NVTX and math_constants.h work.
-printf '#include <cuda_runtime.h>\n#include <cublas_v2.h>\nint main(void) { return 0; }\n' \
-  >uses_cublas.cu
+printf '#include <cuda_runtime.h>\n#include <cufft.h>\nint main(void) { return 0; }\n' \
+  >uses_cufft.cu
 expect_error "a toolkit header the simulator lacks" \
-  "<cublas_v2.h> is not simulated \\(cuBLAS\\)" "$nvcc_sim" -o x uses_cublas.cu
+  "<cufft.h> is not simulated \\(cuFFT\\)" "$nvcc_sim" -o x uses_cufft.cu
 cat >toolkit_headers.cu <<'EOF2'
 #include <cstdio>
 #include <cuda_runtime.h>

@@ -1,0 +1,686 @@
+// NVRTC for the CPU simulator: a CUDA C string compiled at run time, as the simulator's build
+// compiles a .cu file (docs/architecture.md, "NVRTC and the driver API"):
+//
+//   c++ -E -DCUSIM_PREPROCESS -isystem INCLUDE -include cusim_prelude.h SRC -o k.ii
+//   cusim-rewrite k.ii k.cpp
+//   c++ -O2 -fPIC [the checker's or sanitizer's flags] -c k.cpp -o k.so.o
+//   c++ -shared -Wl,-Bsymbolic k.so.o -o k.so
+//
+// in a fresh temporary folder. The shared object, as base64 text behind a "// cusim module"
+// header, is what nvrtcGetPTX and nvrtcGetCUBIN return; cuModuleLoadData (driver.cpp) loads it.
+// Its undefined symbols (the scheduler's) bind to the program itself, which the simulator's
+// builds link with --export-dynamic. The compiler's messages are turned into NVRTC's log format,
+// "NAME(LINE): error: MESSAGE", at the string's own line numbers, with the line and a caret.
+#include "nvrtc_module.hpp"
+
+#include <nvrtc.h>
+
+#include <cerrno>
+#include <chrono>
+#include <cstdio>
+#include <cstdlib>
+#include <cstring>
+#include <dlfcn.h>
+#include <fcntl.h>
+#include <fstream>
+#include <map>
+#include <mutex>
+#include <set>
+#include <spawn.h>
+#include <sstream>
+#include <string>
+#include <sys/stat.h>
+#include <sys/wait.h>
+#include <unistd.h>
+#include <vector>
+
+extern char **environ;
+
+#ifndef CUSIM_NVRTC_REWRITER
+#define CUSIM_NVRTC_REWRITER "cusim-rewrite"
+#endif
+#ifndef CUSIM_NVRTC_INCLUDE
+#define CUSIM_NVRTC_INCLUDE ""
+#endif
+#ifndef CUSIM_NVRTC_CXX
+#define CUSIM_NVRTC_CXX "c++"
+#endif
+#ifndef CUSIM_NVRTC_FLAGS
+#define CUSIM_NVRTC_FLAGS ""
+#endif
+
+struct _nvrtcProgram {
+  std::string source;
+  std::string name;                                         // as given (default_program)
+  std::vector<std::pair<std::string, std::string>> headers; // include name, text
+  std::string log;
+  std::string image; // the module text, empty until a compile succeeded
+  bool real_arch = false;
+  std::vector<std::string> name_expressions;
+  std::map<std::string, std::string> lowered;
+  bool compiled = false;
+};
+
+namespace cusim {
+namespace nvrtc {
+
+const char *module_abi() {
+  // A module binds to the runtime's symbols by name; one from another build of the simulator
+  // may not match them (driver.cpp refuses it). The build's time is the build's identity.
+  return "cusim-abi " __DATE__ " " __TIME__;
+}
+
+namespace {
+
+std::mutex programs_mu;
+std::set<nvrtcProgram> &programs() {
+  static std::set<nvrtcProgram> p;
+  return p;
+}
+bool live(nvrtcProgram p) {
+  std::lock_guard<std::mutex> lock(programs_mu);
+  return programs().count(p) != 0;
+}
+
+std::string setting(const char *env, const char *built_in) {
+  const char *v = std::getenv(env);
+  return v && *v ? v : built_in;
+}
+
+bool write_file(const std::string &path, const std::string &text) {
+  std::ofstream out(path, std::ios::binary);
+  out << text;
+  return bool(out);
+}
+
+bool read_file(const std::string &path, std::string *text) {
+  std::ifstream in(path, std::ios::binary);
+  if (!in) return false;
+  std::ostringstream s;
+  s << in.rdbuf();
+  *text = s.str();
+  return true;
+}
+
+// Runs argv with stdout and stderr into log_path; returns the exit status (-1: did not start).
+int run(const std::vector<std::string> &argv, const std::string &log_path) {
+  std::vector<char *> args;
+  for (const std::string &a : argv) args.push_back(const_cast<char *>(a.c_str()));
+  args.push_back(nullptr);
+  posix_spawn_file_actions_t actions;
+  posix_spawn_file_actions_init(&actions);
+  posix_spawn_file_actions_addopen(&actions, 1, log_path.c_str(), O_WRONLY | O_CREAT | O_APPEND,
+                                   0600);
+  posix_spawn_file_actions_adddup2(&actions, 1, 2);
+  posix_spawn_file_actions_addopen(&actions, 0, "/dev/null", O_RDONLY, 0);
+  // The compiler in the C locale: plain ASCII quotes in its messages, as in NVRTC's log.
+  std::vector<char *> env{const_cast<char *>("LC_ALL=C")};
+  for (char **e = environ; *e; ++e)
+    if (std::strncmp(*e, "LC_ALL=", 7) != 0) env.push_back(*e);
+  env.push_back(nullptr);
+  pid_t pid;
+  int rc = posix_spawnp(&pid, args[0], &actions, nullptr, args.data(), env.data());
+  posix_spawn_file_actions_destroy(&actions);
+  if (rc != 0) return -1;
+  int status = 0;
+  while (waitpid(pid, &status, 0) < 0) {
+    if (errno != EINTR) return -1;
+  }
+  return WIFEXITED(status) ? WEXITSTATUS(status) : 128;
+}
+
+void remove_tree(const std::string &dir) {
+  std::vector<std::string> argv{"rm", "-rf", dir};
+  run(argv, "/dev/null");
+}
+
+const char base64_digits[] = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/";
+
+std::string base64(const std::string &bytes) {
+  std::string out;
+  size_t line = 0;
+  for (size_t i = 0; i < bytes.size(); i += 3) {
+    uint32_t v = (uint32_t)(unsigned char)bytes[i] << 16;
+    size_t n = bytes.size() - i;
+    if (n > 1) v |= (uint32_t)(unsigned char)bytes[i + 1] << 8;
+    if (n > 2) v |= (uint32_t)(unsigned char)bytes[i + 2];
+    out += base64_digits[(v >> 18) & 63];
+    out += base64_digits[(v >> 12) & 63];
+    out += n > 1 ? base64_digits[(v >> 6) & 63] : '=';
+    out += n > 2 ? base64_digits[v & 63] : '=';
+    if (++line == 19) { // 76 characters a line
+      out += '\n';
+      line = 0;
+    }
+  }
+  if (line) out += '\n';
+  return out;
+}
+
+// "NAME:LINE:COL: error: MESSAGE" (gcc, clang, cusim-rewrite) -> "NAME(LINE): error: MESSAGE",
+// the program's own source line and a caret. Notes and context lines are left out.
+std::string nvrtc_log(const std::string &raw, const std::string &path, const std::string &name,
+                      const std::string &source, int *errors) {
+  std::vector<std::string> lines;
+  {
+    std::istringstream s(source);
+    std::string l;
+    while (std::getline(s, l)) lines.push_back(l);
+  }
+  std::string out;
+  std::istringstream in(raw);
+  std::string l;
+  *errors = 0;
+  while (std::getline(in, l)) {
+    // the file: the program's path, or a header's
+    size_t colon = l.find(':');
+    if (colon == std::string::npos || colon == 0) continue;
+    std::string file = l.substr(0, colon);
+    char *end = nullptr;
+    long line = std::strtol(l.c_str() + colon + 1, &end, 10);
+    if (end == l.c_str() + colon + 1 || *end != ':') continue;
+    long column = std::strtol(end + 1, &end, 10);
+    if (*end != ':') continue;
+    std::string rest = end + 1;
+    while (!rest.empty() && rest[0] == ' ') rest.erase(0, 1);
+    std::string kind;
+    for (const char *k : {"fatal error: ", "error: ", "warning: "}) {
+      if (rest.compare(0, std::strlen(k), k) == 0) {
+        kind = k;
+        rest.erase(0, std::strlen(k));
+        break;
+      }
+    }
+    if (kind.empty()) continue; // notes
+    bool error = kind != "warning: ";
+    if (error) ++*errors;
+    bool own = file == path;
+    std::string shown = own ? name : file.substr(file.rfind('/') + 1);
+    out += shown + "(" + std::to_string(line) + "): " + (error ? "error" : "warning") + ": " +
+           rest + "\n";
+    if (own && line >= 1 && (size_t)line <= lines.size()) {
+      out += "  " + lines[line - 1] + "\n";
+      out += "  " + std::string(column > 1 ? column - 1 : 0, ' ') + "^\n";
+    }
+    out += "\n";
+  }
+  return out;
+}
+
+bool safe_include_name(const std::string &n) {
+  if (n.empty() || n[0] == '/') return false;
+  size_t start = 0;
+  while (start <= n.size()) {
+    size_t slash = n.find('/', start);
+    std::string part =
+        n.substr(start, slash == std::string::npos ? std::string::npos : slash - start);
+    if (part.empty() || part == "..") return false;
+    if (slash == std::string::npos) break;
+    start = slash + 1;
+  }
+  return true;
+}
+
+// An architecture option's value: compute_NN or sm_NN (an a or f suffix allowed).
+bool valid_arch(const std::string &v, bool *real) {
+  std::string digits;
+  if (v.compare(0, 8, "compute_") == 0) {
+    digits = v.substr(8);
+    *real = false;
+  } else if (v.compare(0, 3, "sm_") == 0) {
+    digits = v.substr(3);
+    *real = true;
+  } else {
+    return false;
+  }
+  if (!digits.empty() && (digits.back() == 'a' || digits.back() == 'f')) digits.pop_back();
+  if (digits.size() < 2 || digits.size() > 3) return false;
+  for (char c : digits)
+    if (c < '0' || c > '9') return false;
+  return std::atoi(digits.c_str()) >= 75;
+}
+
+struct options {
+  std::vector<std::string> preprocessor; // -D, -U, -I, -include
+  std::string standard = "c++17";
+  bool real_arch = false;
+};
+
+// NVRTC's options, as one string each ("--gpu-architecture=compute_90", "-DN=4") or as an
+// option and its value in two ("--gpu-architecture", "compute_90"). Unknown ones are an error.
+bool parse_options(int count, const char *const *given, options *o, std::string *log) {
+  std::vector<std::string> v;
+  for (int i = 0; i < count; ++i) {
+    if (given[i] == nullptr) {
+      *log += "nvrtc: error: option " + std::to_string(i) + " is a null pointer\n";
+      return false;
+    }
+    v.push_back(given[i]);
+  }
+  // options that take a value; what they mean here
+  enum what { arch, define, undefine, include, pre_include, std_, ignored };
+  const std::map<std::string, what> with_value{
+      {"-arch", arch},
+      {"--gpu-architecture", arch},
+      {"-D", define},
+      {"--define-macro", define},
+      {"-U", undefine},
+      {"--undefine-macro", undefine},
+      {"-I", include},
+      {"--include-path", include},
+      {"-include", pre_include},
+      {"--pre-include", pre_include},
+      {"-std", std_},
+      {"--std", std_},
+      {"-ftz", ignored},
+      {"--ftz", ignored},
+      {"-prec-sqrt", ignored},
+      {"--prec-sqrt", ignored},
+      {"-prec-div", ignored},
+      {"--prec-div", ignored},
+      {"-fmad", ignored},
+      {"--fmad", ignored},
+      {"-rdc", ignored},
+      {"--relocatable-device-code", ignored},
+      {"-maxrregcount", ignored},
+      {"--maxrregcount", ignored},
+      {"-dopt", ignored},
+      {"--dopt", ignored},
+      {"-Xptxas", ignored},
+      {"--ptxas-options", ignored},
+      {"-split-compile", ignored},
+      {"--split-compile", ignored},
+      {"-time", ignored},
+      {"--time", ignored},
+  };
+  const std::set<std::string> flags{"-G",
+                                    "--device-debug",
+                                    "-lineinfo",
+                                    "--generate-line-info",
+                                    "-use_fast_math",
+                                    "--use_fast_math",
+                                    "-default-device",
+                                    "--device-as-default-execution-space",
+                                    "-w",
+                                    "--disable-warnings",
+                                    "-restrict",
+                                    "--restrict",
+                                    "-expt-relaxed-constexpr",
+                                    "--expt-relaxed-constexpr",
+                                    "-expt-extended-lambda",
+                                    "--expt-extended-lambda",
+                                    "-extended-lambda",
+                                    "--extended-lambda",
+                                    "-extra-device-vectorization",
+                                    "--extra-device-vectorization",
+                                    "-dlto",
+                                    "--dlink-time-opt",
+                                    "-no-source-include",
+                                    "--no-source-include",
+                                    "-dc",
+                                    "--device-c",
+                                    "-dw",
+                                    "--device-w"};
+  for (size_t i = 0; i < v.size(); ++i) {
+    std::string opt = v[i], value;
+    bool has_value = false;
+    size_t eq = opt.find('=');
+    if (opt.size() > 2 &&
+        (opt.compare(0, 2, "-D") == 0 || opt.compare(0, 2, "-U") == 0 ||
+         opt.compare(0, 2, "-I") == 0) &&
+        opt[2] != '-') {
+      value = opt.substr(2);
+      opt = opt.substr(0, 2);
+      has_value = true;
+    } else if (eq != std::string::npos && with_value.count(opt.substr(0, eq))) {
+      value = opt.substr(eq + 1);
+      opt = opt.substr(0, eq);
+      has_value = true;
+    }
+    if (flags.count(opt)) continue;
+    auto w = with_value.find(opt);
+    if (w == with_value.end()) {
+      *log += "nvrtc: error: unrecognized option '" + v[i] + "'\n";
+      return false;
+    }
+    if (!has_value) {
+      if (i + 1 >= v.size()) {
+        *log += "nvrtc: error: option '" + opt + "' needs a value\n";
+        return false;
+      }
+      value = v[++i];
+    }
+    switch (w->second) {
+    case arch:
+      if (!valid_arch(value, &o->real_arch)) {
+        *log += "nvrtc: error: invalid value '" + value +
+                "' for option --gpu-architecture (-arch): use compute_NN or sm_NN, 75 or "
+                "newer\n";
+        return false;
+      }
+      break;
+    case define:
+      o->preprocessor.push_back("-D" + value);
+      break;
+    case undefine:
+      o->preprocessor.push_back("-U" + value);
+      break;
+    case include:
+      o->preprocessor.push_back("-I" + value);
+      break;
+    case pre_include:
+      o->preprocessor.push_back("-include");
+      o->preprocessor.push_back(value);
+      break;
+    case std_:
+      if (value == "c++03" || value == "c++11" || value == "c++14" || value == "c++17") {
+        o->standard = "c++17"; // the simulator's headers need C++17
+      } else if (value == "c++20") {
+        o->standard = value;
+      } else {
+        *log += "nvrtc: error: invalid value '" + value + "' for option -std\n";
+        return false;
+      }
+      break;
+    case ignored:
+      break;
+    }
+  }
+  return true;
+}
+
+std::string temp_root() {
+  const char *t = std::getenv("TMPDIR");
+  return t && *t ? t : "/tmp";
+}
+
+nvrtcResult compile(nvrtcProgram prog, int count, const char *const *given) {
+  prog->log.clear();
+  prog->image.clear();
+  prog->lowered.clear();
+  prog->compiled = false;
+  options o;
+  if (!parse_options(count, given, &o, &prog->log)) return NVRTC_ERROR_INVALID_OPTION;
+
+  std::string dir_template = temp_root() + "/cusim-nvrtc.XXXXXX";
+  std::vector<char> dir_buf(dir_template.begin(), dir_template.end());
+  dir_buf.push_back('\0');
+  if (mkdtemp(dir_buf.data()) == nullptr) {
+    prog->log = "nvrtc: error: cannot make a temporary folder in " + temp_root() + "\n";
+    return NVRTC_ERROR_BUILTIN_OPERATION_FAILURE;
+  }
+  std::string dir = dir_buf.data();
+  struct cleanup {
+    std::string dir;
+    ~cleanup() {
+      if (!std::getenv("CUSIM_NVRTC_KEEP")) remove_tree(dir);
+    }
+  } remove_later{dir};
+
+  // The program as a file named after it (a name with a folder in it keeps its last part).
+  std::string base = prog->name.substr(prog->name.rfind('/') + 1);
+  if (base.empty() || base == "." || base == "..") base = "program.cu";
+  std::string src_dir = dir + "/src";
+  mkdir(src_dir.c_str(), 0700);
+  std::string path = src_dir + "/" + base;
+  bool written = write_file(path, prog->source);
+  for (const auto &h : prog->headers) {
+    std::string header_path = src_dir + "/" + h.first;
+    for (size_t s = header_path.find('/', src_dir.size() + 1); s != std::string::npos;
+         s = header_path.find('/', s + 1))
+      mkdir(header_path.substr(0, s).c_str(), 0700);
+    written = written && write_file(header_path, h.second);
+  }
+  if (!written) {
+    prog->log = "nvrtc: error: cannot write the program into " + dir + "\n";
+    return NVRTC_ERROR_BUILTIN_OPERATION_FAILURE;
+  }
+
+  std::string cxx = setting("CUSIM_CXX", CUSIM_NVRTC_CXX);
+  std::string rewriter = setting("CUSIM_REWRITER", CUSIM_NVRTC_REWRITER);
+  std::string include = setting("CUSIM_INCLUDE_DIR", CUSIM_NVRTC_INCLUDE);
+  std::string log_path = dir + "/log";
+  std::string preprocessed = dir + "/k.ii", rewritten = dir + "/k.cpp", object = dir + "/k.so";
+
+  std::vector<std::string> step{cxx,
+                                "-std=" + o.standard,
+                                "-x",
+                                "c++",
+                                "-E",
+                                "-DCUSIM_PREPROCESS",
+                                "-D__CUDACC_RTC__",
+                                "-I" + src_dir};
+  step.insert(step.end(), o.preprocessor.begin(), o.preprocessor.end());
+  step.insert(step.end(), {"-isystem", include, "-isystem", include + "/unsupported", "-include",
+                           "cusim_prelude.h", path, "-o", preprocessed});
+  int rc = run(step, log_path);
+  if (rc == 0) rc = run({rewriter, preprocessed, rewritten}, log_path);
+  if (rc == 0 && !prog->name_expressions.empty()) {
+    // Each name expression registers what it names (a template instance too) and keeps its
+    // address where nvrtcGetLoweredName finds it.
+    std::string extra = "\n";
+    for (size_t i = 0; i < prog->name_expressions.size(); ++i) {
+      const std::string &e = prog->name_expressions[i];
+      extra += "static const ::cusim::kernel_registration cusim_nvrtc_registration_" +
+               std::to_string(i) + "(" + e + ", \"" + e + "\");\n";
+      extra += "extern \"C\" const void *const cusim_nvrtc_name_" + std::to_string(i) +
+               " = (const void *)(" + e + ");\n";
+    }
+    std::ofstream out(rewritten, std::ios::app);
+    out << extra;
+  }
+  if (rc == 0) {
+    // Compiled as the program's .cu files are (CUSIM_NVRTC_FLAGS: the memory checker's
+    // instrumentation, or the build's sanitizer), then linked without them: the callbacks they
+    // call are the program's own.
+    std::vector<std::string> compile_step{cxx,
+                                          "-std=" + o.standard,
+                                          "-O2",
+                                          "-fPIC",
+                                          "-w",
+                                          "-D__global__=",
+                                          "-D__device__=",
+                                          "-D__host__=",
+                                          "-fno-diagnostics-show-caret",
+                                          "-fdiagnostics-color=never"};
+    std::istringstream flags(setting("CUSIM_NVRTC_FLAGS", CUSIM_NVRTC_FLAGS));
+    for (std::string f; flags >> f;) compile_step.push_back(f);
+    compile_step.insert(compile_step.end(), {"-c", rewritten, "-o", object + ".o"});
+    rc = run(compile_step, log_path);
+  }
+  if (rc == 0) rc = run({cxx, "-shared", "-Wl,-Bsymbolic", object + ".o", "-o", object}, log_path);
+  std::string raw;
+  read_file(log_path, &raw);
+  if (rc < 0) {
+    prog->log = "nvrtc: error: cannot run the simulator's compiler (" + cxx + ", " + rewriter +
+                "): set CUSIM_CXX or CUSIM_REWRITER\n";
+    return NVRTC_ERROR_BUILTIN_OPERATION_FAILURE;
+  }
+  int errors = 0;
+  prog->log = nvrtc_log(raw, path, prog->name, prog->source, &errors);
+  if (rc != 0) {
+    if (errors == 0) prog->log += raw; // a message in no known form: as it came
+    prog->log += std::to_string(errors ? errors : 1) + (errors > 1 ? " errors" : " error") +
+                 " detected in the compilation of \"" + prog->name + "\".\n";
+    return NVRTC_ERROR_COMPILATION;
+  }
+  std::string bytes;
+  if (!read_file(object, &bytes)) {
+    prog->log = "nvrtc: error: the compiler wrote no module\n";
+    return NVRTC_ERROR_BUILTIN_OPERATION_FAILURE;
+  }
+  if (!prog->name_expressions.empty()) {
+    void *handle = dlopen(object.c_str(), RTLD_NOW | RTLD_LOCAL);
+    if (handle == nullptr) {
+      prog->log += std::string("nvrtc: error: ") + dlerror() + "\n";
+      return NVRTC_ERROR_BUILTIN_OPERATION_FAILURE;
+    }
+    for (size_t i = 0; i < prog->name_expressions.size(); ++i) {
+      auto slot =
+          (const void *const *)dlsym(handle, ("cusim_nvrtc_name_" + std::to_string(i)).c_str());
+      Dl_info info{};
+      if (slot && dladdr(*slot, &info) && info.dli_sname)
+        prog->lowered[prog->name_expressions[i]] = info.dli_sname;
+    }
+    dlclose(handle);
+  }
+  prog->image = std::string(module_header) + " " + std::to_string(bytes.size()) + "\n// " +
+                module_abi() + "\n// program \"" + prog->name +
+                "\": compiled for the CPU simulator; this is not PTX and no GPU can load it\n" +
+                base64(bytes);
+  prog->real_arch = o.real_arch;
+  prog->compiled = true;
+  return NVRTC_SUCCESS;
+}
+
+} // namespace
+} // namespace nvrtc
+} // namespace cusim
+
+using namespace cusim::nvrtc;
+
+extern "C" {
+
+const char *nvrtcGetErrorString(nvrtcResult result) {
+  switch (result) {
+  case NVRTC_SUCCESS:
+    return "NVRTC_SUCCESS";
+  case NVRTC_ERROR_OUT_OF_MEMORY:
+    return "NVRTC_ERROR_OUT_OF_MEMORY";
+  case NVRTC_ERROR_PROGRAM_CREATION_FAILURE:
+    return "NVRTC_ERROR_PROGRAM_CREATION_FAILURE";
+  case NVRTC_ERROR_INVALID_INPUT:
+    return "NVRTC_ERROR_INVALID_INPUT";
+  case NVRTC_ERROR_INVALID_PROGRAM:
+    return "NVRTC_ERROR_INVALID_PROGRAM";
+  case NVRTC_ERROR_INVALID_OPTION:
+    return "NVRTC_ERROR_INVALID_OPTION";
+  case NVRTC_ERROR_COMPILATION:
+    return "NVRTC_ERROR_COMPILATION";
+  case NVRTC_ERROR_BUILTIN_OPERATION_FAILURE:
+    return "NVRTC_ERROR_BUILTIN_OPERATION_FAILURE";
+  case NVRTC_ERROR_NO_NAME_EXPRESSIONS_AFTER_COMPILATION:
+    return "NVRTC_ERROR_NO_NAME_EXPRESSIONS_AFTER_COMPILATION";
+  case NVRTC_ERROR_NO_LOWERED_NAMES_BEFORE_COMPILATION:
+    return "NVRTC_ERROR_NO_LOWERED_NAMES_BEFORE_COMPILATION";
+  case NVRTC_ERROR_NAME_EXPRESSION_NOT_VALID:
+    return "NVRTC_ERROR_NAME_EXPRESSION_NOT_VALID";
+  case NVRTC_ERROR_INTERNAL_ERROR:
+    return "NVRTC_ERROR_INTERNAL_ERROR";
+  }
+  return "NVRTC_ERROR unknown";
+}
+
+nvrtcResult nvrtcVersion(int *major, int *minor) {
+  if (major == nullptr || minor == nullptr) return NVRTC_ERROR_INVALID_INPUT;
+  *major = 13;
+  *minor = 0;
+  return NVRTC_SUCCESS;
+}
+
+nvrtcResult nvrtcCreateProgram(nvrtcProgram *prog, const char *src, const char *name,
+                               int numHeaders, const char *const *headers,
+                               const char *const *includeNames) {
+  if (prog == nullptr || src == nullptr || numHeaders < 0 ||
+      (numHeaders > 0 && (headers == nullptr || includeNames == nullptr)))
+    return NVRTC_ERROR_INVALID_INPUT;
+  for (int i = 0; i < numHeaders; ++i) {
+    if (headers[i] == nullptr || includeNames[i] == nullptr || !safe_include_name(includeNames[i]))
+      return NVRTC_ERROR_INVALID_INPUT;
+  }
+  nvrtcProgram p = new _nvrtcProgram;
+  p->source = src;
+  p->name = name && *name ? name : "default_program";
+  for (int i = 0; i < numHeaders; ++i) p->headers.emplace_back(includeNames[i], headers[i]);
+  std::lock_guard<std::mutex> lock(programs_mu);
+  programs().insert(p);
+  *prog = p;
+  return NVRTC_SUCCESS;
+}
+
+nvrtcResult nvrtcDestroyProgram(nvrtcProgram *prog) {
+  if (prog == nullptr) return NVRTC_ERROR_INVALID_INPUT;
+  {
+    std::lock_guard<std::mutex> lock(programs_mu);
+    if (!programs().erase(*prog)) return NVRTC_ERROR_INVALID_PROGRAM;
+  }
+  delete *prog;
+  *prog = nullptr;
+  return NVRTC_SUCCESS;
+}
+
+nvrtcResult nvrtcCompileProgram(nvrtcProgram prog, int numOptions, const char *const *options) {
+  if (!live(prog)) return NVRTC_ERROR_INVALID_PROGRAM;
+  if (numOptions < 0 || (numOptions > 0 && options == nullptr)) return NVRTC_ERROR_INVALID_INPUT;
+  return compile(prog, numOptions, options);
+}
+
+nvrtcResult nvrtcGetPTXSize(nvrtcProgram prog, size_t *ptxSizeRet) {
+  if (!live(prog)) return NVRTC_ERROR_INVALID_PROGRAM;
+  if (ptxSizeRet == nullptr) return NVRTC_ERROR_INVALID_INPUT;
+  if (!prog->compiled) return NVRTC_ERROR_INVALID_PROGRAM;
+  *ptxSizeRet = prog->image.size() + 1;
+  return NVRTC_SUCCESS;
+}
+
+nvrtcResult nvrtcGetPTX(nvrtcProgram prog, char *ptx) {
+  if (!live(prog)) return NVRTC_ERROR_INVALID_PROGRAM;
+  if (ptx == nullptr) return NVRTC_ERROR_INVALID_INPUT;
+  if (!prog->compiled) return NVRTC_ERROR_INVALID_PROGRAM;
+  std::memcpy(ptx, prog->image.c_str(), prog->image.size() + 1);
+  return NVRTC_SUCCESS;
+}
+
+// As NVRTC: a CUBIN exists only for a real architecture (-arch=sm_NN); otherwise its size is 0.
+nvrtcResult nvrtcGetCUBINSize(nvrtcProgram prog, size_t *cubinSizeRet) {
+  if (!live(prog)) return NVRTC_ERROR_INVALID_PROGRAM;
+  if (cubinSizeRet == nullptr) return NVRTC_ERROR_INVALID_INPUT;
+  if (!prog->compiled) return NVRTC_ERROR_INVALID_PROGRAM;
+  *cubinSizeRet = prog->real_arch ? prog->image.size() + 1 : 0;
+  return NVRTC_SUCCESS;
+}
+
+nvrtcResult nvrtcGetCUBIN(nvrtcProgram prog, char *cubin) {
+  if (!live(prog)) return NVRTC_ERROR_INVALID_PROGRAM;
+  if (cubin == nullptr) return NVRTC_ERROR_INVALID_INPUT;
+  if (!prog->compiled || !prog->real_arch) return NVRTC_ERROR_INVALID_PROGRAM;
+  std::memcpy(cubin, prog->image.c_str(), prog->image.size() + 1);
+  return NVRTC_SUCCESS;
+}
+
+nvrtcResult nvrtcGetProgramLogSize(nvrtcProgram prog, size_t *logSizeRet) {
+  if (!live(prog)) return NVRTC_ERROR_INVALID_PROGRAM;
+  if (logSizeRet == nullptr) return NVRTC_ERROR_INVALID_INPUT;
+  *logSizeRet = prog->log.size() + 1;
+  return NVRTC_SUCCESS;
+}
+
+nvrtcResult nvrtcGetProgramLog(nvrtcProgram prog, char *log) {
+  if (!live(prog)) return NVRTC_ERROR_INVALID_PROGRAM;
+  if (log == nullptr) return NVRTC_ERROR_INVALID_INPUT;
+  std::memcpy(log, prog->log.c_str(), prog->log.size() + 1);
+  return NVRTC_SUCCESS;
+}
+
+nvrtcResult nvrtcAddNameExpression(nvrtcProgram prog, const char *const name_expression) {
+  if (!live(prog)) return NVRTC_ERROR_INVALID_PROGRAM;
+  if (name_expression == nullptr || !*name_expression) return NVRTC_ERROR_INVALID_INPUT;
+  if (prog->compiled) return NVRTC_ERROR_NO_NAME_EXPRESSIONS_AFTER_COMPILATION;
+  if (std::strchr(name_expression, '"') || std::strchr(name_expression, '\n'))
+    return NVRTC_ERROR_NAME_EXPRESSION_NOT_VALID;
+  prog->name_expressions.push_back(name_expression);
+  return NVRTC_SUCCESS;
+}
+
+nvrtcResult nvrtcGetLoweredName(nvrtcProgram prog, const char *const name_expression,
+                                const char **lowered_name) {
+  if (!live(prog)) return NVRTC_ERROR_INVALID_PROGRAM;
+  if (name_expression == nullptr || lowered_name == nullptr) return NVRTC_ERROR_INVALID_INPUT;
+  if (!prog->compiled) return NVRTC_ERROR_NO_LOWERED_NAMES_BEFORE_COMPILATION;
+  auto found = prog->lowered.find(name_expression);
+  if (found == prog->lowered.end()) return NVRTC_ERROR_NAME_EXPRESSION_NOT_VALID;
+  *lowered_name = found->second.c_str();
+  return NVRTC_SUCCESS;
+}
+
+} // extern "C"

@@ -1,0 +1,140 @@
+/* Lesson 16: kernels compiled at run time.
+ *
+ * PyCUDA's SourceModule took CUDA C as a Python string and compiled it while the program ran.
+ * In C the same two steps are NVRTC (the compiler as a library: a string in, PTX out) and the
+ * driver API (cuModuleLoadData loads the PTX, cuModuleGetFunction finds a kernel in it,
+ * cuLaunchKernel launches it with its arguments as an array of pointers). Because the compile
+ * happens at run time, a value known only then can be baked into the source as a constant, and
+ * the compiler specializes the kernel for it. And because compiling costs time, a program keeps
+ * what it compiled in a cache, keyed by a hash of the source and options.
+ *
+ * Your five tasks are marked below. Check your work with:  ./workbook check 16
+ * (or: ctest --test-dir build -L lesson16 --output-on-failure).
+ */
+#include "lesson.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+/* The Python original's kernel, as PyCUDA's SourceModule received it. extern "C" keeps its name
+ * `func` as it is: a C++ name would be mangled (_Z4funcPfPKfi). */
+const char *const seed_source =
+    "extern \"C\" __global__ void func(float *a, const float *b, int n) {\n"
+    "  int i = blockIdx.x * blockDim.x + threadIdx.x;\n"
+    "  if (i >= n) return;\n"
+    "  float temp_a = a[i];\n"
+    "  float temp_b = b[i];\n"
+    "  a[i] = (temp_a * 10 + 2) * ((temp_b + 2) * 10 - 5) * 5;\n"
+    "}\n";
+
+/* A box filter: out[i] is the sum of in[i - r] .. in[i + r] (0 outside the array). The generic
+ * kernel takes r at run time; box_fixed has it as the constant RADIUS, so the loop has a known
+ * trip count and unrolls. */
+const char *const box_source =
+    "extern \"C\" __global__ void box_generic(const float *in, float *out, int n, int r) {\n"
+    "  int i = blockIdx.x * blockDim.x + threadIdx.x;\n"
+    "  if (i >= n) return;\n"
+    "  float sum = 0.0f;\n"
+    "  for (int d = -r; d <= r; ++d) {\n"
+    "    int j = i + d;\n"
+    "    if (j >= 0 && j < n) sum += in[j];\n"
+    "  }\n"
+    "  out[i] = sum;\n"
+    "}\n"
+    "#ifdef RADIUS\n"
+    "extern \"C\" __global__ void box_fixed(const float *in, float *out, int n) {\n"
+    "  int i = blockIdx.x * blockDim.x + threadIdx.x;\n"
+    "  if (i >= n) return;\n"
+    "  float sum = 0.0f;\n"
+    "#pragma unroll\n"
+    "  for (int d = -RADIUS; d <= RADIUS; ++d) {\n"
+    "    int j = i + d;\n"
+    "    if (j >= 0 && j < n) sum += in[j];\n"
+    "  }\n"
+    "  out[i] = sum;\n"
+    "}\n"
+    "#endif\n";
+
+nvrtcResult rtc_compile(const char *source, const char *name, int count, const char *const *options,
+                        char **image, char **log) {
+  *image = NULL;
+  *log = NULL;
+  // ---- task 1: compile the string with NVRTC, keep the log and the PTX ----------------------
+  nvrtcProgram program;
+  nvrtcResult result = nvrtcCreateProgram(&program, source, name, 0, NULL, NULL);
+  if (result != NVRTC_SUCCESS) return result;
+  nvrtcResult compiled = nvrtcCompileProgram(program, count, options);
+  size_t log_size = 0;
+  result = nvrtcGetProgramLogSize(program, &log_size);
+  if (result == NVRTC_SUCCESS) {
+    *log = (char *)malloc(log_size);
+    if (*log == NULL) result = NVRTC_ERROR_OUT_OF_MEMORY;
+  }
+  if (result == NVRTC_SUCCESS) result = nvrtcGetProgramLog(program, *log);
+  if (result == NVRTC_SUCCESS) result = compiled; /* the compile's own result comes first */
+  size_t ptx_size = 0;
+  if (result == NVRTC_SUCCESS) result = nvrtcGetPTXSize(program, &ptx_size);
+  if (result == NVRTC_SUCCESS) {
+    *image = (char *)malloc(ptx_size);
+    if (*image == NULL) result = NVRTC_ERROR_OUT_OF_MEMORY;
+  }
+  if (result == NVRTC_SUCCESS) result = nvrtcGetPTX(program, *image);
+  if (result != NVRTC_SUCCESS) {
+    free(*image);
+    *image = NULL;
+  }
+  nvrtcDestroyProgram(&program);
+  return result;
+  // ---- end of task 1 ------------------------------------------------------------------------
+}
+
+CUresult rtc_load(const char *image, const char *kernel, CUmodule *module, CUfunction *function) {
+  // ---- task 2: load the module and find the kernel in it -------------------------------------
+  CUresult result = cuModuleLoadData(module, image);
+  if (result != CUDA_SUCCESS) return result;
+  result = cuModuleGetFunction(function, *module, kernel);
+  if (result != CUDA_SUCCESS) cuModuleUnload(*module);
+  return result;
+  // ---- end of task 2 ------------------------------------------------------------------------
+}
+
+CUresult launch_seed(CUfunction func, CUdeviceptr a, CUdeviceptr b, int n) {
+  // ---- task 3: the arguments as an array of pointers, then cuLaunchKernel --------------------
+  void *args[] = {&a, &b, &n};
+  unsigned blocks = (unsigned)((n + SEED_BLOCK - 1) / SEED_BLOCK);
+  return cuLaunchKernel(func, blocks, 1, 1, SEED_BLOCK, 1, 1, 0, NULL, args, NULL);
+  // ---- end of task 3 ------------------------------------------------------------------------
+}
+
+void radius_option(int radius, char *option, size_t size) {
+  // ---- task 4: bake the radius into the source ----------------------------------------------
+  snprintf(option, size, "-DRADIUS=%d", radius);
+  // ---- end of task 4 ------------------------------------------------------------------------
+}
+
+nvrtcResult cached_module(const char *dir, const char *source, const char *name, int count,
+                          const char *const *options, char **image, int *hit) {
+  char path[4096];
+  // ---- task 5: look in the cache first; compile and store only on a miss ---------------------
+  snprintf(path, sizeof path, "%s/%016llx.module", dir,
+           (unsigned long long)module_key(source, count, options));
+  *image = read_text_file(path);
+  *hit = *image != NULL;
+  if (*hit) return NVRTC_SUCCESS;
+  char *log = NULL;
+  nvrtcResult result = rtc_compile(source, name, count, options, image, &log);
+  free(log);
+  if (result == NVRTC_SUCCESS && write_text_file(path, *image) != 0)
+    fprintf(stderr, "note: cannot write %s; the next run compiles again\n", path);
+  return result;
+  // ---- end of task 5 ------------------------------------------------------------------------
+}
+
+CUresult launch_box(CUfunction box, CUdeviceptr in, CUdeviceptr out, int n, int radius, int fixed) {
+  void *generic_args[] = {&in, &out, &n, &radius};
+  void *fixed_args[] = {&in, &out, &n};
+  unsigned blocks = (unsigned)((n + SEED_BLOCK - 1) / SEED_BLOCK);
+  return cuLaunchKernel(box, blocks, 1, 1, SEED_BLOCK, 1, 1, 0, NULL,
+                        fixed ? fixed_args : generic_args, NULL);
+}
