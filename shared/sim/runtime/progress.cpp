@@ -25,6 +25,7 @@ struct progress_state {
   std::condition_variable wake, idle;
   std::deque<point> todo;
   bool started = false, busy = false, stopping = false;
+  std::thread::id id; // the progress thread's
 };
 // Never destroyed: the detached thread may still look at it while the process exits.
 progress_state &state = *new progress_state;
@@ -50,6 +51,7 @@ void progress_main() {
 // At exit the thread starts nothing new and the exit waits for what it runs now (a kernel
 // half run must not see the process's statics destroyed under it).
 void stop_progress() {
+  if (std::this_thread::get_id() == state.id) return; // exit() called by a host function
   std::unique_lock<std::mutex> lock(state.mu);
   state.stopping = true;
   state.wake.notify_all();
@@ -63,7 +65,9 @@ void host_function_queued(const point &p) {
   if (state.stopping) return;
   if (!state.started) {
     state.started = true;
-    std::thread(progress_main).detach();
+    std::thread worker(progress_main);
+    state.id = worker.get_id();
+    worker.detach();
     std::atexit(stop_progress);
   }
   state.todo.push_back(p);

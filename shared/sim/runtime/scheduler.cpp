@@ -701,6 +701,7 @@ __attribute__((noinline)) bool resolve_activemask(block_impl *b) {
   return any;
 }
 
+#if defined(CUSIM_USE_UCONTEXT)
 // Nothing is ready to run: start the next thread on a fresh fiber, or report a deadlock.
 __attribute__((noinline)) void park_slow(block_impl *b, unsigned t, fiber *self) {
   if (b->next < b->nthreads) {
@@ -712,6 +713,29 @@ __attribute__((noinline)) void park_slow(block_impl *b, unsigned t, fiber *self)
     stuck(b);
   }
 }
+#endif
+
+#if !defined(CUSIM_USE_UCONTEXT)
+// park_slow's choice without the switch: the fiber to leave for (a fresh one for the next thread,
+// or a thread __activemask() made ready) and its context in *ctx; nullptr when thread t itself
+// goes on. The switch stays in wait(), so that every thread of a barrier parks from the same
+// call site: resuming one then returns where the return-stack predictor expects (a thread that
+// parked from park_slow's own switch made its first resume, and its way back, mispredict).
+__attribute__((noinline)) fiber *park_slow_target(block_impl *b, unsigned t, ctx_t *ctx) {
+  if (b->next < b->nthreads) {
+    fiber *f = new_fiber(b->w);
+    *ctx = f->ctx;
+    return f;
+  }
+  if (resolve_activemask(b)) {
+    unsigned r = ready_pop(b);
+    if (r == t) return nullptr;
+    *ctx = b->sp[r];
+    return b->parked[r];
+  }
+  stuck(b);
+}
+#endif
 
 // The current thread (t, in state st_at_barrier or st_at_warp, counted in waiting) stops here
 // until the scheduler resumes it. Inlined into the barrier functions: this is the hot path of
@@ -721,6 +745,21 @@ __attribute__((always_inline)) inline void wait(block_impl *b, unsigned t) {
   fiber *self = w->current;
   b->parked[t] = self;
   unsigned head = b->ready_head;
+#if !defined(CUSIM_USE_UCONTEXT)
+  fiber *to;
+  ctx_t to_ctx;
+  if (__builtin_expect(head != b->ready_tail, 1)) {
+    unsigned r = b->ready[head];
+    head = head + 1 == b->ready_cap ? 0 : head + 1;
+    b->ready_head = head;
+    if (head != b->ready_tail) prefetch_parked(b, b->ready[head]);
+    to = r != t ? b->parked[r] : nullptr;
+    to_ctx = b->sp[r];
+  } else {
+    to = park_slow_target(b, t, &to_ctx);
+  }
+  if (to != nullptr) jump(w, self, to, to_ctx, &b->sp[t]);
+#else
   if (__builtin_expect(head != b->ready_tail, 1)) {
     unsigned r = b->ready[head];
     head = head + 1 == b->ready_cap ? 0 : head + 1;
@@ -732,6 +771,7 @@ __attribute__((always_inline)) inline void wait(block_impl *b, unsigned t) {
   } else {
     park_slow(b, t, self);
   }
+#endif
   b->waiting--;
   b->state[t] = st_running;
   set_thread_idx(b, t);
