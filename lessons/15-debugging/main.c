@@ -22,21 +22,22 @@ static const wb_program program = {
 /* Wait for the queued kernels; on an error, the FAIL line names the task: on the simulator, the
  * task of the line its report names, or `unnamed` when the report names no task's line (a read
  * of uninitialized shared memory is reported at the line that reads it); elsewhere `tasks`. */
-static int wait_for(const char *what, const char *tasks, const char *unnamed) {
+static int wait_for(const char *kernel, const char *tasks, const char *unnamed) {
   cudaError_t status = cudaDeviceSynchronize();
   if (status == cudaSuccess) return 1;
-  char where[32];
-  snprintf(where, sizeof where, "%s", tasks);
+  char reason[96];
 #ifdef CUSIM
+  char where[16];
   snprintf(where, sizeof where, "%s", unnamed);
   if (cusim_last_error_task() > 0)
     snprintf(where, sizeof where, "task %d", cusim_last_error_task());
+  snprintf(reason, sizeof reason, "%s: %s in %s (cusim: error says why)", kernel,
+           cudaGetErrorName(status), where);
+  (void)tasks;
 #else
+  snprintf(reason, sizeof reason, "%s: %s (%s)", kernel, cudaGetErrorName(status), tasks);
   (void)unnamed;
 #endif
-  char reason[160];
-  snprintf(reason, sizeof reason, "%s: %s in %s (cusim: error says why)", what,
-           cudaGetErrorName(status), where);
   wb_finish(0, reason);
   return 0;
 }
@@ -67,7 +68,7 @@ int main(int argc, char **argv) {
   /* Check 1: the signal alone, over a signal full of NaN so that elements nobody wrote show. */
   memset(signal, 0xFF, bytes);
   CUDA_CHECK(fill_signal(signal, n, seed));
-  if (!wait_for("the fill kernel failed", "task 1", "task 1")) return 1;
+  if (!wait_for("fill_kernel", "task 1", "task 1")) return 1;
   int wrong = (int)wb_compare_f32("signal", signal, want_signal, (size_t)n, 0.0, 0.0);
   wb_info(&args, "check 1: fill %d float%s: %s\n", n, WB_PLURAL(n), wrong ? "no" : "yes");
   if (wrong) return wb_finish(0, "the signal is wrong (task 1)");
@@ -76,7 +77,7 @@ int main(int argc, char **argv) {
   memcpy(signal, want_signal, bytes);
   memset(smoothed, 0xFF, bytes);
   CUDA_CHECK(smooth(signal, smoothed, n));
-  if (!wait_for("the smoothing kernel failed", "tasks 2 and 3", "task 3")) return 1;
+  if (!wait_for("smooth_kernel", "tasks 2 and 3", "task 3")) return 1;
   wrong = (int)wb_compare_f32("smoothed", smoothed, want_smoothed, (size_t)n, 1e-6, 1e-6);
   int blocks = (n + BLOCK - 1) / BLOCK;
   wb_info(&args, "check 2: smooth %d float%s, %d block%s of %d: %s\n", n, WB_PLURAL(n), blocks,
@@ -87,7 +88,7 @@ int main(int argc, char **argv) {
   memset(signal, 0xFF, bytes);
   memset(smoothed, 0xFF, bytes);
   float peak = pipeline_peak(signal, smoothed, n, seed);
-  if (!wait_for("the pipeline failed", "task 4", "task 4")) return 1;
+  if (!wait_for("the pipeline", "task 4", "task 4")) return 1;
   /* The peak the host should have read: the largest value of the finished smoothed signal (check
    * 2 proved the kernels right; the comparison is exact, float against float). */
   float want_peak = 0.0f;
