@@ -42,6 +42,9 @@ cudaError_t saxpy(float a, const float *d_x, float *d_y, int n, launch_shape *sh
 /* The same kernel (task 3) with a given shape (given: the profiler's fixed launch). */
 cudaError_t saxpy_shaped(float a, const float *d_x, float *d_y, int n, launch_shape shape);
 
+/* The runtime's blocks per SM for saxpy_kernel (given). */
+cudaError_t saxpy_occupancy(int threads, int *blocks);
+
 /* The CPU reference (reference.c). */
 void saxpy_reference(float a, const float *x, float *y, int n);
 

@@ -123,7 +123,7 @@ static int check_launch(const wb_args *args, const sm_limits *sm, int n, launch_
              shape.block);
     return 0;
   }
-  CUDA_CHECK(probe_occupancy(shape.block, 0, &per_sm));
+  CUDA_CHECK(saxpy_occupancy(shape.block, &per_sm));
   int percent = occupancy_percent(sm, per_sm, shape.block);
   wb_info(args, "check 2: blocks of %d threads, %d per SM: occupancy %d%% (target %d%%)\n",
           shape.block, per_sm, percent, TARGET_PERCENT);
