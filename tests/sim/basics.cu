@@ -358,6 +358,15 @@ int main() {
     CHECK(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per_sm, scale<float, 4>, 256, 0) ==
               cudaSuccess &&
           per_sm == 8);
+    // Shared memory in units of 128 bytes plus 1 KiB reserved per block, as on an H100: 10000 bytes
+    // take 10112 + 1024, so 233472 / 11136 = 20 blocks (21 without the rounding).
+    int reserved = 0;
+    CHECK(cudaDeviceGetAttribute(&reserved, cudaDevAttrReservedSharedMemoryPerBlock, 0) ==
+              cudaSuccess &&
+          reserved == 1024);
+    CHECK(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per_sm, scale<float, 4>, 64, 10000) ==
+              cudaSuccess &&
+          per_sm == 20);
     cudaFuncAttributes attr;
     CHECK(cudaFuncGetAttributes(&attr, scale<float, 4>) == cudaSuccess &&
           attr.maxThreadsPerBlock == 1024);

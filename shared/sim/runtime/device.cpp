@@ -184,6 +184,7 @@ cudaError_t cudaGetDeviceProperties(struct cudaDeviceProp *p, int device) {
   p->sharedMemPerBlockOptin = 227 * 1024;
   p->directManagedMemAccessFromHost = 1;
   p->maxBlocksPerMultiProcessor = 32;
+  p->reservedSharedMemPerBlock = 1024; // per block, counted by the occupancy API
   p->hostRegisterSupported = 1;
   p->memoryPoolsSupported = 1;
   p->memoryPoolSupportedHandleTypes = 0;
@@ -317,6 +318,9 @@ cudaError_t cudaDeviceGetAttribute(int *value, enum cudaDeviceAttr attr, int dev
   case cudaDevAttrMaxBlocksPerMultiprocessor:
     v = p.maxBlocksPerMultiProcessor;
     break;
+  case cudaDevAttrReservedSharedMemoryPerBlock:
+    v = (int)p.reservedSharedMemPerBlock;
+    break;
   case cudaDevAttrMemoryPoolsSupported:
     v = 1;
     break;
@@ -435,12 +439,15 @@ cudaError_t cudaOccupancyMaxActiveBlocksPerMultiprocessorWithFlags(int *numBlock
     *numBlocks = 0;
     return cudaSuccess;
   }
-  // The simulated multiprocessor: 2048 threads, 32 blocks, 228 KiB of shared memory; warps are
-  // allocated whole.
+  // The simulated multiprocessor (an H100's): 2048 threads, 32 blocks, 228 KiB of shared memory;
+  // warps are allocated whole, shared memory in units of 128 bytes plus 1 KiB reserved per block
+  // (as the profiler counts it, profile.cpp). Registers are not modelled: a GPU also limits by
+  // them.
   int warps = (blockSize + 31) / 32;
   int by_threads = 64 / warps;
   int by_blocks = 32;
-  int by_shared = dynamicSMemSize ? (int)((228 * 1024) / (dynamicSMemSize + 1024)) : 32;
+  int by_shared =
+      dynamicSMemSize ? (int)((228 * 1024) / ((dynamicSMemSize + 127) / 128 * 128 + 1024)) : 32;
   *numBlocks = std::max(0, std::min(by_threads, std::min(by_blocks, by_shared)));
   return cudaSuccess;
 }
