@@ -547,7 +547,7 @@ write_gradebooks() { # OUT: grades.csv, junit.xml, STUDENT/results.json, summary
   done
   {
     echo "# workbook grade: $(date '+%Y-%m-%d %H:%M')"
-    echo "# checks ran $where"
+    printf '%s\n' "checks ran $where" | fold -s -w 76 | sed 's/^/# /; s/ *$//' # within 80 columns
     echo "# each cell: points/max:verdict (-- not submitted, ?? could not run: no grade)"
     pad "$width" student
     for lesson in "${lessons[@]}"; do printf '  '; pad "${widths[$lesson]:-2}" "${lesson%%-*}"; done
@@ -608,6 +608,8 @@ find_students() { # SUBMISSIONS STAGE LESSON...
 }
 
 cmd_grade() {
+  # The grader reads the simulator's messages from the logs (the crash verdict): one line each.
+  export CUSIM_COLUMNS=0
   local subs='' out='' only='' grading='' seed='' jobs=1 shard='' merge=no
   local -a merge_dirs=() pass_on=()
   GRADE_TIMEOUT=${WORKBOOK_GRADE_TIMEOUT:-60}
@@ -684,7 +686,7 @@ cmd_grade() {
   local tree=$out/work/tree gbuild=$out/work/build lesson_list
   lesson_list=$(lesson_numbers "${lessons[@]}")
   lesson_list=${lesson_list// /;}
-  say "Grading $(counted "${#picked[@]}" student)${shard:+ (shard $shard of ${#STUDENTS[@]})} on lessons ${lesson_list//;/, } (work folder: $out/work)"
+  say "Grading $(counted "${#picked[@]}" student)${shard:+ (shard $shard of ${#STUDENTS[@]})} on lessons ${lesson_list//;/, } (work folder: $out/work)" | grade_console
   rm -rf "$tree"
   copy_tree "$WB_ROOT" "$tree" -o -path ./solutions -o -path ./.workbook -o -path './lessons/*/grading.txt'
   # Newer than anything an earlier grade built from a submission in the same work folder (the
@@ -717,7 +719,7 @@ cmd_grade() {
   grade_find_backend
   local where
   where=$(backend_summary)
-  say "Checks run $where (found just now, on $(uname -n))"
+  say "Checks run $where (found just now, on $(uname -n))" | grade_console
   grade_sandbox_setup
   export WB_SANDBOX_HIDE="$GRADE_SOLUTIONS:$subs:$out/logs"
   export WB_SANDBOX_SHOW=$out/work
@@ -731,7 +733,7 @@ cmd_grade() {
     [ -n "${GRADE_SHIPPED_ARGS[$lesson]}" ] || fatal "grade: no test of lesson ${lesson%%-*}'s exercise in the grading build"
   done
   grade_snapshot "$tree" "$gbuild"
-  say "This grade's seed: $GRADE_SEED (an input of its own for every lesson; --seed repeats it)"
+  say "This grade's seed: $GRADE_SEED (an input of its own for every lesson; --seed repeats it)" | grade_console
   printf 'backend\t%s\nlessons\t%s\nseed\t%s\ntimeout\t%s\n' "$where" "${lessons[*]}" "$GRADE_SEED" "$GRADE_TIMEOUT" >"$out/grade-info.tsv"
 
   local backend verdict message started elapsed record log max points
@@ -773,7 +775,9 @@ cmd_grade() {
       local said=${message#"$verdict: "}
       said=${said#"${verdict//-/ }: "}
       [ "$said" != "${verdict//-/ }" ] || said=''
-      printf '  %s %s %s\n' "$(pad 20 "$student")" "${lesson%%-*}" "$verdict${said:+: $said}${points:+ [$points/$max]}"
+      local line
+      line=$(printf '  %s %s %s' "$(pad 20 "$student")" "${lesson%%-*}" "$verdict${said:+: $said}${points:+ [$points/$max]}")
+      grade_console <<<"$line"
     done
   done
   grade_finish "$out"
@@ -850,4 +854,10 @@ grade_merge() { # OUT SHARD-DIR...
     done
   done
   grade_finish "$out"
+}
+
+# The grader's console: within 80 columns on a terminal (or with WORKBOOK_WRAP=1), continued under
+# the lesson; one line per item in a pipe or a file, for grep (the full texts are in the logs).
+grade_console() {
+  if [ -t 1 ] || [ "${WORKBOOK_WRAP:-}" = 1 ]; then help_text; else cat; fi
 }

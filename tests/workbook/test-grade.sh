@@ -179,9 +179,12 @@ echo "bwrap: Creating new namespace failed: Operation not permitted" >&2
 exit 1
 EOF
 chmod +x "$SCRATCH/fakebin/bwrap"
-PATH=$SCRATCH/fakebin:$PATH wb "$tree" "$out" grade "$subs2" --lessons 03 --output "$SCRATCH/results2" --timeout 5
+# (As a terminal would show it: WORKBOOK_WRAP=1 keeps each line within 80 columns.)
+PATH=$SCRATCH/fakebin:$PATH WORKBOOK_WRAP=1 wb "$tree" "$out" grade "$subs2" --lessons 03 --output "$SCRATCH/results2" --timeout 5
 check "a sandbox that does not start: grade exits 3" status_is $? 3
 check "a sandbox that does not start: could-not-run, saying so" grep -q -E '^  alice +03 could-not-run: the sandbox did not start' "$out"
+check "wrapped for a terminal: every line within 80 columns (but the work folder's)" \
+  bash -c '! grep -v -F "$2" "$1" | LC_ALL=C.UTF-8 grep -q -E "^.{81}"' _ "$out" "$SCRATCH"
 
 # A GPU that is not there when the checks run (forced with WORKBOOK_BACKEND=cuda, as if it went
 # away after the probe): every check is could-not-run, never a FAIL, and grade exits 3.
@@ -195,9 +198,9 @@ fi
 # Bad input: one line, exit 2.
 wb "$tree" "$out" grade "$SCRATCH/no-such-folder"
 check "grade of a missing folder: exit 2" status_is $? 2
-wb "$tree" "$out" grade "$subs" --lessons 13
+wb "$tree" "$out" grade "$subs" --lessons 42
 check "a lesson that does not exist: exit 2" status_is $? 2
-check "... saying so" contains "$out" "there is no lesson 13"
+check "... saying so" contains "$out" "there is no lesson 42"
 wb "$tree" "$out" grade "$subs" --timeout soon
 check "a bad --timeout: exit 2" status_is $? 2
 finish

@@ -11,9 +11,9 @@ copy_source_tree "$instructor"
 out=$SCRATCH/out.txt
 printf 'points 1 2\ninput --n 5003\n' >"$instructor/lessons/03-hello-copy/grading.txt"
 
-wb "$instructor" "$out" export "$SCRATCH/nope" --lessons 03-13
-check "export --lessons 03-13: exit 2" status_is $? 2
-check "... says there is no lesson 13" contains "$out" "there is no lesson 13"
+wb "$instructor" "$out" export "$SCRATCH/nope" --lessons 03,42
+check "export --lessons 03,42: exit 2" status_is $? 2
+check "... says there is no lesson 42" contains "$out" "there is no lesson 42"
 check "... and leaves nothing" test ! -e "$SCRATCH/nope"
 
 bundle=$SCRATCH/bundle

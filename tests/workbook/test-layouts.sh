@@ -53,7 +53,7 @@ check "grades.csv: nine lines" test "$(wc -l <"$results/grades.csv")" -eq 9
 wb "$tree" "$out" grade "$subs" --output "$results"
 check "flat files without --lessons: exit 2" status_is $? 2
 check "... says to name the lesson" contains "$out" "name the one lesson it is for (--lessons NN)"
-wb "$tree" "$out" grade "$subs" --lessons 03,12-14 --output "$results"
+wb "$tree" "$out" grade "$subs" --lessons 03,12,42 --output "$results"
 check "a lesson that does not exist: exit 2" status_is $? 2
-check "... says which" contains "$out" "there is no lesson 13"
+check "... says which" contains "$out" "there is no lesson 42"
 finish
