@@ -1039,6 +1039,7 @@ grid_barrier *running_grid() {
 }
 
 void fail_running_block(cudaError_t err, const char *message) {
+  begin_failure(tl_worker); // before the message's string: the block's stack is abandoned (LSan)
   abort_block(&tl_worker->blk, err, message);
 }
 
