@@ -95,9 +95,9 @@ void wait_for_grid(grid_barrier *g, const char *file, int line) {
         g->deadlock_reported = true;
         std::snprintf(buf, sizeof buf,
                       "grid.sync() deadlock in %s: %llu of %llu blocks wait at grid.sync() at "
-                      "%s:%d, the others returned without reaching it (a GPU hangs)",
+                      "%s, the others returned without reaching it (a GPU hangs)",
                       where_running().c_str(), (unsigned long long)g->arrived,
-                      (unsigned long long)g->blocks, g->file, g->line);
+                      (unsigned long long)g->blocks, place(g->file, g->line).c_str());
       }
       lock.unlock();
       fail_running_block(cudaErrorLaunchTimeout, buf);
@@ -118,9 +118,9 @@ void grid_sync(const char *file, int line) {
     // CUDA's grid_group::sync() traps when the grid was not launched cooperatively.
     char buf[1024];
     std::snprintf(buf, sizeof buf,
-                  "grid.sync() needs cudaLaunchCooperativeKernel: %s calls it at %s:%d but was "
+                  "grid.sync() needs cudaLaunchCooperativeKernel: %s calls it at %s but was "
                   "launched with <<< >>> or cudaLaunchKernel (on a GPU it traps)",
-                  rt::where_running().c_str(), file, line);
+                  rt::where_running().c_str(), rt::place(file, line).c_str());
     rt::fail_running_block(cudaErrorLaunchFailure, buf);
   }
   sync_block(file, line); // every thread of the block is here (or a divergence is reported)
@@ -150,7 +150,8 @@ cudaError_t launch_cooperative(const char *file, int line, const void *func, dim
       rt::report("%s:%d: cudaLaunchCooperativeKernel: %llu blocks of %llu threads cannot all be "
                  "resident: the simulated device holds %llu (%llu SMs x %d; size the grid with "
                  "cudaOccupancyMaxActiveBlocksPerMultiprocessor x multiProcessorCount)",
-                 file, line, blocks, threads, (unsigned long long)per_sm * sms, sms, per_sm);
+                 rt::base_name(file), line, blocks, threads, (unsigned long long)per_sm * sms, sms,
+                 per_sm);
       return rt::set_error(cudaErrorCooperativeLaunchTooLarge);
     }
   }

@@ -534,15 +534,17 @@ CUresult cusim_cuLaunchKernel_at(const char *file, int line, CUfunction f, unsig
                                  CUstream hStream, void **kernelParams, void **extra) {
   if (CUresult r = need_context("cuLaunchKernel")) return r;
   if (!live_function(f)) {
-    report("%s:%d: cuLaunchKernel: the function is not one of a loaded module (was its module "
-           "unloaded?)",
-           file, line);
+    cusim::rt::report(
+        "%s:%d: cuLaunchKernel: the function is not one of a loaded module (was its module "
+        "unloaded?)",
+        cusim::rt::base_name(file), line);
     return CUDA_ERROR_INVALID_HANDLE;
   }
   if (extra != nullptr) {
-    report("%s:%d: cuLaunchKernel: the 'extra' parameter buffer is not simulated; pass the "
-           "arguments in kernelParams",
-           file, line);
+    cusim::rt::report(
+        "%s:%d: cuLaunchKernel: the 'extra' parameter buffer is not simulated; pass the "
+        "arguments in kernelParams",
+        cusim::rt::base_name(file), line);
     return CUDA_ERROR_NOT_SUPPORTED;
   }
   cudaError_t e = cusim::launch_registered(

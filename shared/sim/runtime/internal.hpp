@@ -46,6 +46,8 @@ const char *base_name(const char *path);
 // The task of the workbook exercise that holds line LINE of PATH ("// ---- task N" ... "// ---- end
 // of task N"), or 0.
 int task_at(const std::string &path, long line);
+// "exercise.cu:42 (task 3)": FILE without its folders, LINE, and its task when it has one.
+std::string place(const char *file, int line);
 // " at file:line (task N)" for a code address in the program, or "" (addr2line: error paths only).
 std::string source_line(const void *pc, bool outside_simulator = false);
 

@@ -38,7 +38,7 @@ cudaError_t launch_registered(const char *file, int line, const void *func, dim3
   }
   if (!kernel.invoker) {
     std::fprintf(stderr, "cusim: error: %s:%d: cudaLaunchKernel: %p is not a __global__ function\n",
-                 file, line, func);
+                 rt::base_name(file), line, func);
     return rt::set_error(cudaErrorInvalidDeviceFunction);
   }
   kernel.invoker(func, config(grid, block, shared, stream), args, kernel.name, file, line);

@@ -140,6 +140,13 @@ int task_at(const std::string &path, long line) {
   return task;
 }
 
+// "exercise.cu:42 (task 3)": a place in the learner's code as messages name it.
+std::string place(const char *file, int line) {
+  std::string text = std::string(base_name(file)) + ":" + std::to_string(line);
+  if (int task = task_at(file ? file : "", line)) text += " (task " + std::to_string(task) + ")";
+  return text;
+}
+
 // " at file:line (task N)" for a code address in the program, or "" (addr2line, error path only).
 std::string source_line(const void *pc, bool outside_simulator) {
   Dl_info info;

@@ -600,13 +600,6 @@ fail(block_impl *b, cudaError_t err, const char *fmt, ...) {
   abort_block(b, err, buf);
 }
 
-// "exercise.cu:42 (task 3)": a place in the learner's code as messages name it.
-std::string place(const char *file, int line) {
-  std::string text = std::string(base_name(file)) + ":" + std::to_string(line);
-  if (int task = task_at(file ? file : "", line)) text += " (task " + std::to_string(task) + ")";
-  return text;
-}
-
 // Nothing can run and the block is not finished: explain who waits for what.
 [[noreturn]] void stuck(block_impl *b) {
   begin_failure(b->w);
@@ -1304,10 +1297,10 @@ uint64_t warp_op(int kind, unsigned mask, uint64_t value, unsigned src_lane, con
   if (!(need & bit)) {
     rt::begin_failure(b->w);
     rt::fail(b, cudaErrorIllegalInstruction,
-             "in %s: thread %s (lane %u) calls %s at %s:%d with mask 0x%08x, which does not "
+             "in %s: thread %s (lane %u) calls %s at %s with mask 0x%08x, which does not "
              "include its own lane",
-             rt::where(b).c_str(), rt::fmt3(rt::thread_of(b, t)).c_str(), lane, what, file, line,
-             mask);
+             rt::where(b).c_str(), rt::fmt3(rt::thread_of(b, t)).c_str(), lane, what,
+             rt::place(file, line).c_str(), mask);
   }
   ws.val[lane] = value;
   ws.src[lane] = (uint8_t)(src_lane & 31);
@@ -1329,12 +1322,13 @@ uint64_t warp_op(int kind, unsigned mask, uint64_t value, unsigned src_lane, con
       if (ws.mask[l] != need || ws.op[l] != kind) {
         rt::begin_failure(b->w);
         rt::fail(b, cudaErrorIllegalInstruction,
-                 "warp divergence in %s: thread %s calls %s at %s:%d with mask 0x%08x while thread "
+                 "warp divergence in %s: thread %s calls %s at %s with mask 0x%08x while thread "
                  "%s calls %s at "
-                 "%s:%d with mask 0x%08x (the lanes of a mask must call the same warp function)",
-                 rt::where(b).c_str(), rt::fmt3(rt::thread_of(b, t)).c_str(), what, file, line,
-                 need, rt::fmt3(rt::thread_of(b, wi * 32 + l)).c_str(), ws.what[l], ws.file[l],
-                 ws.line[l], ws.mask[l]);
+                 "%s with mask 0x%08x (the lanes of a mask must call the same warp function)",
+                 rt::where(b).c_str(), rt::fmt3(rt::thread_of(b, t)).c_str(), what,
+                 rt::place(file, line).c_str(), need,
+                 rt::fmt3(rt::thread_of(b, wi * 32 + l)).c_str(), ws.what[l],
+                 rt::place(ws.file[l], ws.line[l]).c_str(), ws.mask[l]);
       }
     }
     switch (kind) {
@@ -1396,8 +1390,8 @@ void assert_check(const char *expr, const char *file, int line, const char *func
   uint3 bi = cusim_tls.block_idx, ti = cusim_tls.thread_idx;
   char text[1024]; // a GPU's own wording, wrapped like the simulator's lines
   std::snprintf(text, sizeof text,
-                "%s:%d: %s: block: [%u,%u,%u], thread: [%u,%u,%u] Assertion `%s` failed.", file,
-                line, function, bi.x, bi.y, bi.z, ti.x, ti.y, ti.z, expr);
+                "%s:%d: %s: block: [%u,%u,%u], thread: [%u,%u,%u] Assertion `%s` failed.",
+                rt::base_name(file), line, function, bi.x, bi.y, bi.z, ti.x, ti.y, ti.z, expr);
   rt::print_message("", text);
   rt::abort_block(b, cudaErrorAssert, "device-side assert failed in " + rt::where(b));
 }
@@ -1406,7 +1400,7 @@ void trap(const char *file, int line) {
   block_impl *b = static_cast<block_impl *>(cusim_tls.blk);
   if (b == nullptr) std::abort();
   char buf[512];
-  std::snprintf(buf, sizeof buf, "__trap() at %s:%d in %s, thread %s", file, line,
+  std::snprintf(buf, sizeof buf, "__trap() at %s in %s, thread %s", rt::place(file, line).c_str(),
                 rt::where(b).c_str(), rt::fmt3(cusim_tls.thread_idx).c_str());
   rt::abort_block(b, cudaErrorLaunchFailure, buf);
 }
