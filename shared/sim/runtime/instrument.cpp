@@ -71,7 +71,8 @@ uintptr_t code_base = 0;  // where the program is loaded: code addresses are kep
 // shadow: 1 byte per 8 bytes.
 uint64_t *race_shadow = nullptr;
 unsigned char *bounds_shadow = nullptr;
-bool requested = false; // an instrumented file's constructor ran (__tsan_init)
+bool requested = false;  // an instrumented file's constructor ran (__tsan_init)
+bool off_by_env = false; // CUSIM_MEMCHECK=0
 std::once_flag init_once;
 std::mutex arena_mu;
 uintptr_t global_top = 0, big_top = big_start,
@@ -99,7 +100,10 @@ void *reserve(size_t bytes, int prot) {
 void init() {
   if (!requested) return;
   if (const char *e = std::getenv("CUSIM_MEMCHECK"))
-    if (!std::strcmp(e, "0") || !std::strcmp(e, "off")) return;
+    if (!std::strcmp(e, "0") || !std::strcmp(e, "off")) {
+      off_by_env = true;
+      return;
+    }
   if (const char *e = std::getenv("CUSIM_RACE_MAX_MB")) {
     char *end = nullptr;
     long long mb = std::strtoll(e, &end, 10);
@@ -515,6 +519,27 @@ bool in_arena(const void *p) {
   return arena_base != 0 && (uintptr_t)p - arena_base < arena_bytes;
 }
 
+// Where the checker cannot look, the first launch says so in one line: a wrong answer with no
+// message (warp-synchronous code without __syncwarp(), a race) must not read as a verdict.
+void checker_note_off() {
+  static std::atomic<bool> said{false};
+  if (checker_on() || said.load(std::memory_order_relaxed) || said.exchange(true)) return;
+  if (requested && !off_by_env) return; // the arena could not be reserved: init() said so
+  const char *why = off_by_env ? "CUSIM_MEMCHECK=0 turns the memory checker off"
+#if defined(__SANITIZE_ADDRESS__)
+                               : "an AddressSanitizer build has no memory checker (the two "
+                                 "cannot be combined; check without --asan to have it)";
+#else
+                               : "this program was built without the memory checker";
+#endif
+  char text[512];
+  std::snprintf(text, sizeof text,
+                "%s: races between threads (warp-synchronous code without __syncwarp() among "
+                "them) go unreported, so a wrong answer may come with no message",
+                why);
+  print_message("cusim: note: ", text);
+}
+
 void checker_launch_begin() {
   std::lock_guard<std::mutex> lock(dirty_mu);
   if (++launch_epoch <= 0xFFFF) {
@@ -725,6 +750,7 @@ bool arena_free(void *) {
 bool in_arena(const void *) {
   return false;
 }
+void checker_note_off() {} // ThreadSanitizer reports the races itself
 void checker_launch_begin() {}
 void checker_worker_done() {}
 void checker_block_end() {}

@@ -152,6 +152,8 @@ bool checker_on();
 void *arena_alloc(size_t size, bool shared);
 bool arena_free(void *p); // false when p is not in the arena
 bool in_arena(const void *p);
+// The first launch of a program the checker cannot watch says so (one line on stderr).
+void checker_note_off();
 void checker_launch_begin(); // a launch starts: the race records of the last one are dropped
 void checker_worker_done();  // this worker runs no more blocks of the launch
 // A block ends (all its threads done): a read of __shared__ memory no thread of it wrote, not yet

@@ -107,5 +107,8 @@ int main(int argc, char **argv) {
               "whatever else runs)\n",
               crossings / cpu_per_run / 1e6);
   std::printf("    CPU time per run: %.2f ms (all worker threads)\n", cpu_per_run * 1e3);
+  cudaFree(x);
+  cudaFree(y);
+  cudaFree(out);
   return ok ? 0 : 1;
 }

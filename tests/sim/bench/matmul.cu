@@ -67,5 +67,8 @@ int main(int argc, char **argv) {
   std::printf("matmul %dx%d by %dx%d, %d repetitions: %.2f s wall, %.2f s CPU (%s); %.1f million "
               "barrier crossings per CPU-second\n",
               ha, wa, wa, wb, repeat, wall, cpu, ok ? "correct" : "WRONG", crossings / cpu / 1e6);
+  cudaFree(da);
+  cudaFree(db);
+  cudaFree(dc);
   return ok ? 0 : 1;
 }
