@@ -63,7 +63,16 @@ struct thread_ctx {
 
 } // namespace detail
 } // namespace cusim
-extern __thread cusim::detail::thread_ctx cusim_tls;
+/* In a program, cusim_tls lies at a fixed offset from the thread pointer (libcusim is linked
+   statically): the local-exec model reads it with no load of its offset, which keeps a parked
+   thread's way back to its block short. Code for a shared object (-fPIC) takes the default
+   model, and so does a kernel that NVRTC compiles (into one). */
+#if defined(__CUDACC_RTC__) || (defined(__PIC__) && !defined(__PIE__))
+#define CUSIM_TLS_MODEL
+#else
+#define CUSIM_TLS_MODEL __attribute__((tls_model("local-exec")))
+#endif
+extern __thread cusim::detail::thread_ctx cusim_tls CUSIM_TLS_MODEL;
 namespace cusim {
 namespace detail {
 #if defined(CUSIM_TSAN)
@@ -103,6 +112,24 @@ struct block {
                   returned, but one: the thread running now); kept by the slow paths only */
   void *item;  /* the launch (kernel_item<...>) */
   void (*loop)(block *);
+  /* __syncthreads() without a call into the runtime (sync_block_inline, below), where the runtime
+     allows it (fast_barrier): the barrier's state, the ring of ready threads and the parked
+     threads' contexts. The runtime keeps them; the slow paths are its functions. */
+  unsigned fast_barrier = 0;      /* 1: the built-in x86-64 switch, no sanitizer in the runtime */
+  unsigned bar_arrived = 0;       /* threads at the current __syncthreads() */
+  const char *bar_file = nullptr; /* where the first of them called it */
+  int bar_line = 0;
+  int bar_kind = 0; /* 0: __syncthreads(); 1-3: _count, _and, _or */
+  unsigned bar_first = 0;
+  unsigned ready_cap = 1;    /* entries of the ring */
+  unsigned *ready = nullptr; /* the ring of ready threads (ready_head, ready_tail) */
+  unsigned char *state =
+      nullptr;             /* per thread: running, at a barrier, ... (the runtime's thread_state) */
+  void **parked = nullptr; /* per thread: its fiber while it is parked */
+  void **sp = nullptr;     /* per thread: its saved context while it is parked */
+  uint3 *tidx = nullptr;   /* per thread: threadIdx (blocks that are not 1-D) */
+  void *cur_fiber = nullptr;   /* the fiber running now */
+  void *dying_fiber = nullptr; /* a finished fiber, released by the side it switched to */
 };
 
 /* A queued launch; the runtime runs it and deletes it. */
@@ -135,7 +162,13 @@ void use_per_thread_default_stream();
 inline const bool per_thread_default_stream = (use_per_thread_default_stream(), true);
 #endif
 
-#if defined(__GNUC__) && !defined(CUSIM_TSAN)
+/* flatten: the kernel inlines into the thread loop. no-gcse (GCC): RTL global CSE would keep
+   values such as cusim_tls's offset in registers across __syncthreads(), and so spill them to the
+   stack; a resumed thread then waits for its own stack to load them before it can park again,
+   a chain of loads through every crossing (measured: 7.7 ns a crossing with it, 5.2 without). */
+#if defined(__GNUC__) && !defined(__clang__) && !defined(CUSIM_TSAN)
+#define CUSIM_FLATTEN __attribute__((flatten, optimize("no-gcse")))
+#elif defined(__GNUC__) && !defined(CUSIM_TSAN)
 #define CUSIM_FLATTEN __attribute__((flatten))
 #else
 #define CUSIM_FLATTEN
@@ -348,6 +381,93 @@ unsigned activemask();
 [[noreturn]] void trap(const char *file, int line);
 long long clock64();
 
+/* __syncthreads() itself, where nothing instruments the program (built without the memory
+   checker or a sanitizer) and the runtime allows it (block::fast_barrier): the runtime's
+   sync_block, inline in the kernel, with the switch of cusim_switch.h. A crossing is then no
+   call into the runtime, and a thread resumed by one that parked elsewhere (a thread that
+   started or ended) returns from nothing the return-stack predictor could miss: a thread's
+   start and end cost 21 ns instead of 30 here (docs/results.md). The block comes back in a
+   register from the switch and cusim_tls is read at a fixed offset, so the next switch does not
+   wait on loads from the stack just resumed. The slow paths (the last thread of a barrier, a
+   thread to start, a mismatch) stay in the runtime. */
+} // namespace dev
+namespace detail {
+[[noreturn]] void barrier_mismatch_at(block *b, const char *file, int line);
+void barrier_all_here(block *b);
+void *barrier_park_slow(block *b, unsigned t, void **ctx);
+void release_dying(block *b);
+} // namespace detail
+} // namespace cusim
+#if defined(__x86_64__) && !defined(CUSIM_TSAN) && !defined(CUSIM_ASAN)
+#include "cusim_switch.h"
+namespace cusim {
+namespace dev {
+__attribute__((always_inline)) inline void sync_block_inline(const char *file, int line) {
+  detail::block *b = ::cusim_tls.blk;
+  if (b == nullptr || !b->fast_barrier) return sync_block(file, line);
+  unsigned t = ::cusim_tls.tid;
+  if (b->bar_arrived == 0) {
+    b->bar_file = file;
+    b->bar_line = line;
+    b->bar_kind = 0;
+    b->bar_first = t;
+  } else if (__builtin_expect(b->bar_line != line || b->bar_file != file, 0)) {
+    detail::barrier_mismatch_at(b, file, line);
+  }
+  b->state[t] = 1; /* at a barrier */
+  unsigned arrived = ++b->bar_arrived;
+  unsigned waiting = ++b->waiting;
+  if (__builtin_expect(arrived == waiting, 0) && b->next == b->nthreads)
+    detail::barrier_all_here(b);
+  b->parked[t] = b->cur_fiber;
+  unsigned head = b->ready_head;
+  void *to, *ctx;
+  if (__builtin_expect(head != b->ready_tail, 1)) {
+    unsigned r = b->ready[head];
+    head = head + 1 == b->ready_cap ? 0 : head + 1;
+    b->ready_head = head;
+    if (head != b->ready_tail) { /* the next thread's stack, ahead of its turn */
+      const char *p = static_cast<const char *>(b->sp[b->ready[head]]);
+      __builtin_prefetch(p);
+      __builtin_prefetch(p + 144);
+      __builtin_prefetch(p + 208);
+    }
+    to = r != t ? b->parked[r] : nullptr;
+    ctx = b->sp[r];
+  } else {
+    to = detail::barrier_park_slow(b, t, &ctx);
+  }
+  if (to != nullptr) {
+    b->cur_fiber = to;
+    b = static_cast<detail::block *>(cusim_switch(&b->sp[t], ctx, b));
+    if (__builtin_expect(b->dying_fiber != nullptr, 0)) detail::release_dying(b);
+  }
+  b->waiting--;
+  b->state[t] = 0; /* running */
+  detail::thread_ctx &c = ::cusim_tls;
+  c.tid = t;
+  if (b->one_d) {
+    c.thread_idx.x = t;
+    c.thread_idx.y = 0;
+    c.thread_idx.z = 0;
+  } else {
+    c.thread_idx = b->tidx[t];
+  }
+}
+} // namespace dev
+} // namespace cusim
+#else
+namespace cusim {
+namespace dev {
+inline void sync_block_inline(const char *file, int line) {
+  sync_block(file, line);
+}
+} // namespace dev
+} // namespace cusim
+#endif
+namespace cusim {
+namespace dev {
+
 template <class T> inline uint64_t to_bits(T v) {
   static_assert(sizeof(T) <= 8 && std::is_trivially_copyable_v<T>,
                 "warp shuffles move values of at most 8 bytes");
@@ -425,7 +545,7 @@ inline unsigned match_all(const char *file, int line, unsigned mask, T value, in
 static constexpr int warpSize = 32;
 
 /* Barriers. */
-#define __syncthreads() (::cusim::dev::sync_block(__FILE__, __LINE__))
+#define __syncthreads() (::cusim::dev::sync_block_inline(__FILE__, __LINE__))
 #define __syncthreads_count(p) (::cusim::dev::syncthreads(1, (p) ? 1 : 0, __FILE__, __LINE__))
 #define __syncthreads_and(p) (::cusim::dev::syncthreads(2, (p) ? 1 : 0, __FILE__, __LINE__))
 #define __syncthreads_or(p) (::cusim::dev::syncthreads(3, (p) ? 1 : 0, __FILE__, __LINE__))

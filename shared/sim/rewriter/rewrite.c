@@ -1628,9 +1628,9 @@ static void check_calls(rewriter *r, function_table *table, const unsigned char 
                   NO_TOKEN, NULL);
       continue;
     }
-    if (host_only &&
-        (token_is(r, i, "__syncthreads") ||
-         (token_is(r, i, "sync_block") && token_is(r, i - 1, "::") && token_is(r, i - 2, "dev")))) {
+    if (host_only && (token_is(r, i, "__syncthreads") ||
+                      ((token_is(r, i, "sync_block") || token_is(r, i, "sync_block_inline")) &&
+                       token_is(r, i - 1, "::") && token_is(r, i - 2, "dev")))) {
       report_rule(r, i, "__syncthreads() is a device function; host code cannot call it", NO_TOKEN,
                   NULL);
       continue;

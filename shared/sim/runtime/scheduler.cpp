@@ -29,7 +29,9 @@
 #include <ucontext.h>
 #elif defined(CUSIM_USE_BOOST_CONTEXT)
 #include <boost/context/detail/fcontext.hpp>
-#elif !defined(__x86_64__)
+#elif defined(__x86_64__)
+#include "cusim_switch.h"
+#else
 #error                                                                                             \
     "the built-in fiber switch is x86-64 only: define CUSIM_USE_BOOST_CONTEXT (Boost.Context) or CUSIM_USE_UCONTEXT"
 #endif
@@ -130,22 +132,17 @@ struct block_impl : block {
   kernel_base *k = nullptr;
   launch_exec *exec = nullptr;
   uint3 idx{0, 0, 0};
-  unsigned ready_cap = 1;
-  std::vector<unsigned> ready;
-  std::vector<unsigned> iota; // 0, 1, ..., nthreads - 1
-  std::vector<fiber *> parked;
-  std::vector<void *> sp;  // saved context (ctx_t) of each parked thread
-  std::vector<uint3> tidx; // threadIdx of each thread (blocks that are not 1-D)
-  std::vector<uint8_t> state;
+  // The arrays block's pointers (ready, parked, sp, tidx, state) point into.
+  std::vector<unsigned> ready_v;
+  std::vector<unsigned> iota;   // 0, 1, ..., nthreads - 1
+  std::vector<void *> parked_v; // fiber * of each parked thread
+  std::vector<void *> sp_v;     // saved context (ctx_t) of each parked thread
+  std::vector<uint3> tidx_v;    // threadIdx of each thread (blocks that are not 1-D)
+  std::vector<uint8_t> state_v;
   std::vector<warp_state> warps;
   std::vector<uint32_t> warp_gen; // per warp: completed rendezvous (the memory checker reads it)
-  // __syncthreads
-  unsigned bar_arrived = 0;
+  // __syncthreads (the rest of its state is in block)
   unsigned bar_gen = 0;
-  unsigned bar_first = 0;
-  int bar_kind = 0;
-  const char *bar_file = nullptr;
-  int bar_line = 0;
   int bar_acc[2] = {0, 0};
 #if defined(CUSIM_TSAN)
   std::vector<void *> tsan_threads;
@@ -169,7 +166,6 @@ struct launch_exec {
 
 struct worker {
   fiber native;
-  fiber *current = nullptr;
   std::vector<fiber *> pool;
   block_impl blk;
   launch_exec *exec = nullptr;
@@ -188,13 +184,17 @@ struct worker {
   fiber *pending_from = nullptr;
   bool pending_free = false;
 #else
-  fiber *dying = nullptr;   // a finished fiber, released by the side it switched to
   ctx_t dead_ctx = nullptr; // where a finished fiber's context goes (never resumed)
 #if defined(CUSIM_ASAN)
   fiber *last_from = nullptr;
 #endif
 #endif
 };
+
+// The fiber running now (kept in the block, where __syncthreads() reads it).
+inline fiber *cur(worker *w) {
+  return static_cast<fiber *>(w->blk.cur_fiber);
+}
 
 thread_local worker *tl_worker = nullptr;
 
@@ -253,14 +253,19 @@ void recycle_retired(worker *w) {
 void fiber_entry_common(worker *w);
 
 // Fibers switch in one of three ways (chosen at build time):
-// * x86-64 (the default there): cusim_switch_stack below, a dozen instructions that push the
-//   callee-saved registers, swap stack pointers and return. It ends with `ret`, so the return
-//   stack buffer stays right: every parked thread left from the same call site, and the switch
-//   returns to it. Boost.Context's jump_fcontext ends with an indirect `jmp` instead, which leaves
-//   the return stack one entry off, so the barrier function's own `ret` then mispredicts: measured
-//   here, 12.7 ns per switch through a call chain with jump_fcontext against 3.0 ns with this (and
-//   about 40% of the whole barrier crossing). It saves no MXCSR or x87 control word: all fibers of
-//   a worker share one floating-point environment, as a GPU thread's code never changes it.
+// * x86-64 (the default there): cusim_switch (include/cusim_switch.h), inline where a thread
+//   parks. It pushes the frame pointer and calls its own tail, which stores the stack pointer,
+//   loads the other fiber's and returns into it; every other register is declared clobbered, so
+//   the compiler saves only what is live in the parked frame. The call and the return pair up,
+//   so the return stack buffer stays right when both fibers parked at the same place (every
+//   thread of a block at one __syncthreads()). Boost.Context's jump_fcontext ends with an
+//   indirect `jmp` instead, which leaves the return stack one entry off, so the barrier
+//   function's own `ret` then mispredicts: measured here, 12.7 ns per switch through a call chain
+//   with jump_fcontext against 3.0 ns with the out-of-line switch this one replaced. It saves no
+//   MXCSR or x87 control word: all fibers of a worker share one floating-point environment, as a
+//   GPU thread's code never changes it. In a program built without the memory checker,
+//   __syncthreads() itself runs inline in the kernel with this switch (cusim_device.h,
+//   sync_block_inline); its slow paths are the functions of detail:: below.
 // * CUSIM_USE_BOOST_CONTEXT (other architectures): Boost.Context's fcontext.
 // * CUSIM_USE_UCONTEXT (no Boost, or CUSIM_FORCE_UCONTEXT): glibc's swapcontext, a system call.
 // A context (ctx_t) is the saved stack pointer of a fiber that was left.
@@ -271,25 +276,25 @@ void after_resume(worker *w, fiber *me) {
   w->pending_from = nullptr;
 }
 void switch_to(worker *w, fiber *from, fiber *to, bool free_from) {
-  w->current = to;
+  w->blk.cur_fiber = to;
   w->pending_from = from;
   w->pending_free = free_from;
   swapcontext(&from->uc, &to->uc);
   after_resume(w, from);
 }
 inline void park_and_resume(worker *w, block_impl *b, fiber *self, unsigned, unsigned r) {
-  switch_to(w, self, b->parked[r], false);
+  switch_to(w, self, static_cast<fiber *>(b->parked[r]), false);
 }
 inline void park_and_start(worker *w, block_impl *, fiber *self, unsigned, fiber *f) {
   switch_to(w, self, f, false);
 }
 inline void finish_and_resume(worker *w, block_impl *b, unsigned r) {
-  switch_to(w, w->current, b->parked[r], true);
+  switch_to(w, cur(w), static_cast<fiber *>(b->parked[r]), true);
 }
 inline void prefetch_parked(block_impl *, unsigned) {}
 void uc_entry() {
   worker *w = tl_worker;
-  after_resume(w, w->current);
+  after_resume(w, cur(w));
   fiber_entry_common(w);
 }
 fiber *new_fiber(worker *w) {
@@ -311,7 +316,7 @@ fiber *new_fiber(worker *w) {
 #if defined(CUSIM_USE_BOOST_CONTEXT)
 namespace bctx = boost::context::detail;
 // Leaves the running fiber, its context stored in *save, for the context `to`.
-inline void raw_switch(ctx_t *save, ctx_t to) {
+inline void raw_switch(ctx_t *save, ctx_t to, void *) {
   // The side that resumes stores the context it was left by where that side asked.
   bctx::transfer_t tr = bctx::jump_fcontext(to, save);
   *static_cast<ctx_t *>(tr.data) = tr.fctx;
@@ -325,39 +330,12 @@ inline ctx_t make_ctx(char *top, size_t size) {
 } // namespace rt
 } // namespace cusim
 extern "C" {
-// Saves the callee-saved registers on the running stack, stores its stack pointer in *save,
-// switches to the stack pointer `to` and restores what was saved there.
-void cusim_switch_stack(void **save, void *to);
 // Where a fresh fiber's first switch returns to: calls cusim_fiber_start on its own stack.
 void cusim_fiber_trampoline();
 __attribute__((visibility("hidden"))) void cusim_fiber_start();
 }
 __asm__(R"(
   .text
-  .globl cusim_switch_stack
-  .hidden cusim_switch_stack
-  .type cusim_switch_stack, @function
-  .p2align 4
-cusim_switch_stack:
-  .cfi_startproc
-  pushq %rbp
-  pushq %rbx
-  pushq %r12
-  pushq %r13
-  pushq %r14
-  pushq %r15
-  movq %rsp, (%rdi)
-  movq %rsi, %rsp
-  popq %r15
-  popq %r14
-  popq %r13
-  popq %r12
-  popq %rbx
-  popq %rbp
-  ret
-  .cfi_endproc
-  .size cusim_switch_stack, .-cusim_switch_stack
-
   .globl cusim_fiber_trampoline
   .hidden cusim_fiber_trampoline
   .type cusim_fiber_trampoline, @function
@@ -375,16 +353,15 @@ namespace cusim {
 namespace rt {
 namespace {
 static_assert(sizeof(void *) == 8, "the built-in fiber switch is x86-64 only");
-inline void raw_switch(ctx_t *save, ctx_t to) {
-  cusim_switch_stack(save, to);
+// CARRY is the worker's block: a thread parked in __syncthreads() inline finds it in a register.
+__attribute__((always_inline)) inline void raw_switch(ctx_t *save, ctx_t to, void *carry) {
+  cusim_switch(save, to, carry); // cusim_switch.h
 }
-// A fresh fiber: its first switch pops six zero registers and returns into the trampoline.
+// A fresh fiber: its first switch returns into the trampoline.
 inline ctx_t make_ctx(char *top, size_t) {
-  void **sp = reinterpret_cast<void **>(reinterpret_cast<uintptr_t>(top) & ~(uintptr_t)15) - 8;
-  for (int i = 0; i < 6; ++i)
-    sp[i] = nullptr; // r15, r14, r13, r12, rbx, rbp (0 ends frame-pointer walks)
-  sp[6] = reinterpret_cast<void *>(&cusim_fiber_trampoline);
-  sp[7] = nullptr;
+  void **sp = reinterpret_cast<void **>(reinterpret_cast<uintptr_t>(top) & ~(uintptr_t)15) - 2;
+  sp[0] = reinterpret_cast<void *>(&cusim_fiber_trampoline);
+  sp[1] = nullptr; // ends frame-pointer walks
   return sp;
 }
 #endif
@@ -401,16 +378,17 @@ inline void after_resume(worker *w, fiber *me) {
 #else
   (void)me;
 #endif
-  if (__builtin_expect(w->dying != nullptr, 0)) {
-    release_fiber(w, w->dying);
-    w->dying = nullptr;
+  if (__builtin_expect(w->blk.dying_fiber != nullptr, 0)) {
+    release_fiber(w, static_cast<fiber *>(w->blk.dying_fiber));
+    w->blk.dying_fiber = nullptr;
   }
 }
 
 // Leaves fiber `from` (its context stored in *save, or the fiber freed when save is nullptr) for
 // fiber `to`, resuming the context to_ctx.
-inline void jump(worker *w, fiber *from, fiber *to, ctx_t to_ctx, ctx_t *save) {
-  w->current = to;
+__attribute__((always_inline)) inline void jump(worker *w, fiber *from, fiber *to, ctx_t to_ctx,
+                                                ctx_t *save) {
+  w->blk.cur_fiber = to;
 #if defined(CUSIM_ASAN)
   w->last_from = from;
   const void *bottom = to == &w->native ? w->native.asan_bottom : to->stack_lo;
@@ -423,10 +401,10 @@ inline void jump(worker *w, fiber *from, fiber *to, ctx_t to_ctx, ctx_t *save) {
   __tsan_switch_to_fiber(to->tsan_fiber, 0);
 #endif
   if (save == nullptr) {
-    w->dying = from;
+    w->blk.dying_fiber = from;
     save = &w->dead_ctx;
   }
-  raw_switch(save, to_ctx);
+  raw_switch(save, to_ctx, &w->blk);
   after_resume(w, from);
 }
 
@@ -435,7 +413,7 @@ inline void switch_to(worker *w, fiber *from, fiber *to, bool free_from) {
 }
 // Parks thread t (running on fiber self) and resumes parked thread r.
 inline void park_and_resume(worker *w, block_impl *b, fiber *self, unsigned t, unsigned r) {
-  jump(w, self, b->parked[r], b->sp[r], &b->sp[t]);
+  jump(w, self, static_cast<fiber *>(b->parked[r]), b->sp[r], &b->sp[t]);
 }
 // Parks thread t and starts a fresh fiber (which runs the next thread not yet started).
 inline void park_and_start(worker *w, block_impl *b, fiber *self, unsigned t, fiber *f) {
@@ -443,18 +421,18 @@ inline void park_and_start(worker *w, block_impl *b, fiber *self, unsigned t, fi
 }
 // The running thread has returned: its fiber goes back to the pool, parked thread r resumes.
 inline void finish_and_resume(worker *w, block_impl *b, unsigned r) {
-  jump(w, w->current, b->parked[r], b->sp[r], nullptr);
+  jump(w, cur(w), static_cast<fiber *>(b->parked[r]), b->sp[r], nullptr);
 }
 // Loads the top of a parked thread's stack into the cache ahead of its resumption.
 inline void prefetch_parked(block_impl *b, unsigned r) {
   const char *p = static_cast<const char *>(b->sp[r]);
   __builtin_prefetch(p);
-  __builtin_prefetch(p + 64);
-  __builtin_prefetch(p + 128);
+  __builtin_prefetch(p + 144); // the frame that parked (cusim_switch.h steps over 128 bytes)
+  __builtin_prefetch(p + 208);
 }
 
 void fiber_start(worker *w) {
-  after_resume(w, w->current);
+  after_resume(w, cur(w));
   fiber_entry_common(w);
 }
 #if defined(CUSIM_USE_BOOST_CONTEXT)
@@ -534,7 +512,7 @@ __attribute__((noinline)) void release_all(block_impl *b) {
   b->bar_arrived = 0;
   b->bar_gen++;
   // Nothing else can be ready (every thread is at this barrier): the ring restarts at 0.
-  std::memcpy(b->ready.data(), b->iota.data(), b->nthreads * sizeof(unsigned));
+  std::memcpy(b->ready, b->iota.data(), b->nthreads * sizeof(unsigned));
   b->ready_head = 0;
   b->ready_tail = b->nthreads;
 }
@@ -572,12 +550,12 @@ void begin_failure(worker *w) {
       ex->failed.store(true);
     }
   }
-  fiber *self = w->current;
+  fiber *self = cur(w);
   for (unsigned t = 0; t < b->nthreads; ++t) {
     uint8_t s = b->state[t];
     if ((s == st_at_barrier || s == st_at_warp || s == st_ready || s == st_at_mask) &&
         b->parked[t] != self && b->parked[t] != nullptr && t != cusim_tls.tid) {
-      release_fiber(w, b->parked[t]);
+      release_fiber(w, static_cast<fiber *>(b->parked[t]));
     }
     b->parked[t] = nullptr;
   }
@@ -724,7 +702,7 @@ __attribute__((noinline)) fiber *park_slow_target(block_impl *b, unsigned t, ctx
     unsigned r = ready_pop(b);
     if (r == t) return nullptr;
     *ctx = b->sp[r];
-    return b->parked[r];
+    return static_cast<fiber *>(b->parked[r]);
   }
   stuck(b);
 }
@@ -735,7 +713,7 @@ __attribute__((noinline)) fiber *park_slow_target(block_impl *b, unsigned t, ctx
 // every barrier crossing, so it touches as little as it can.
 __attribute__((always_inline)) inline void wait(block_impl *b, unsigned t) {
   worker *w = b->w;
-  fiber *self = w->current;
+  fiber *self = cur(w);
   b->parked[t] = self;
   unsigned head = b->ready_head;
 #if !defined(CUSIM_USE_UCONTEXT)
@@ -746,7 +724,7 @@ __attribute__((always_inline)) inline void wait(block_impl *b, unsigned t) {
     head = head + 1 == b->ready_cap ? 0 : head + 1;
     b->ready_head = head;
     if (head != b->ready_tail) prefetch_parked(b, b->ready[head]);
-    to = r != t ? b->parked[r] : nullptr;
+    to = r != t ? static_cast<fiber *>(b->parked[r]) : nullptr;
     to_ctx = b->sp[r];
   } else {
     to = park_slow_target(b, t, &to_ctx);
@@ -809,7 +787,7 @@ bool start_block(worker *w) {
     b->warps[wi].arrived = 0;
     b->warps[wi].am_waiting = 0;
   }
-  std::memset(b->state.data(), st_running, b->nthreads);
+  std::memset(b->state, st_running, b->nthreads);
   recycle_retired(w);
   refill_shared(w);
 #if defined(CUSIM_TSAN)
@@ -861,19 +839,32 @@ void run_launch_on(worker *w, launch_exec *ex) {
   b->item = dynamic_cast<void *>(k);
   b->loop = k->loop;
   unsigned nwarps = (b->nthreads + 31) / 32;
+  // __syncthreads() runs inline in uninstrumented programs (cusim_device.h) where the switch is the
+  // built-in one and no sanitizer needs to hear of each switch.
+#if defined(CUSIM_USE_UCONTEXT) || defined(CUSIM_USE_BOOST_CONTEXT) || defined(CUSIM_ASAN) ||      \
+    defined(CUSIM_TSAN)
+  b->fast_barrier = 0;
+#else
+  b->fast_barrier = 1;
+#endif
   b->ready_cap = b->nthreads + 1;
-  b->ready.assign(b->ready_cap, 0);
+  b->ready_v.assign(b->ready_cap, 0);
+  b->ready = b->ready_v.data();
   if (b->iota.size() != b->nthreads) {
     b->iota.resize(b->nthreads);
     for (unsigned t = 0; t < b->nthreads; ++t) b->iota[t] = t;
   }
-  b->parked.assign(b->nthreads, nullptr);
-  b->sp.assign(b->nthreads, nullptr);
+  b->parked_v.assign(b->nthreads, nullptr);
+  b->parked = b->parked_v.data();
+  b->sp_v.assign(b->nthreads, nullptr);
+  b->sp = b->sp_v.data();
   if (!b->one_d) {
-    b->tidx.resize(b->nthreads);
+    b->tidx_v.resize(b->nthreads);
+    b->tidx = b->tidx_v.data();
     for (unsigned t = 0; t < b->nthreads; ++t) b->tidx[t] = thread_of(b, t);
   }
-  b->state.assign(b->nthreads, st_running);
+  b->state_v.assign(b->nthreads, st_running);
+  b->state = b->state_v.data();
   if (b->warps.size() < nwarps) b->warps.resize(nwarps);
   b->warp_gen.assign(nwarps, 0);
 #if defined(CUSIM_TSAN)
@@ -891,7 +882,7 @@ void run_launch_on(worker *w, launch_exec *ex) {
   c.shared_sites = w->sites.data();
   c.shared_sites_n = (unsigned)w->sites.size();
   if (start_block(w)) {
-    w->current = &w->native;
+    w->blk.cur_fiber = &w->native;
     switch_to(w, &w->native, new_fiber(w), false);
   }
   // Back on the worker's own stack: this worker has no more blocks of the launch.
@@ -1046,7 +1037,7 @@ bool current_context(uintptr_t fault, running_context *out) {
   out->line = b->k->line;
   out->block = b->idx;
   out->thread = cusim_tls.thread_idx;
-  fiber *f = w->current;
+  fiber *f = cur(w);
   if (f != nullptr && f != &w->native && f->map != nullptr) {
     uintptr_t lo = (uintptr_t)f->map;
     out->in_guard = fault >= lo && fault < (uintptr_t)f->stack_lo;
@@ -1072,6 +1063,30 @@ void run_ready(block *bb) {
   std::abort();
 }
 
+// The slow paths of __syncthreads() inline (sync_block_inline, cusim_device.h).
+void barrier_mismatch_at(block *bb, const char *file, int line) {
+  rt::barrier_mismatch(static_cast<block_impl *>(bb), cusim_tls.tid, file, line);
+  std::abort();
+}
+void barrier_all_here(block *bb) {
+  block_impl *b = static_cast<block_impl *>(bb);
+  if (b->waiting != b->nthreads) rt::stuck(b);
+  rt::release_all(b);
+}
+void *barrier_park_slow(block *bb, unsigned t, void **ctx) {
+#if !defined(CUSIM_USE_UCONTEXT)
+  return rt::park_slow_target(static_cast<block_impl *>(bb), t, ctx);
+#else
+  (void)bb, (void)t, (void)ctx;
+  std::abort(); // fast_barrier is 0 with this switch
+#endif
+}
+void release_dying(block *bb) {
+  block_impl *b = static_cast<block_impl *>(bb);
+  rt::release_fiber(b->w, static_cast<rt::fiber *>(b->dying_fiber));
+  b->dying_fiber = nullptr;
+}
+
 void block_end(block *bb) {
   block_impl *b = static_cast<block_impl *>(bb);
   rt::worker *w = b->w;
@@ -1084,7 +1099,7 @@ void block_end(block *bb) {
 #endif
   rt::checker_block_end();
   if (rt::start_block(w)) return;
-  rt::switch_to(w, w->current, &w->native, true);
+  rt::switch_to(w, cur(w), &w->native, true);
   std::abort();
 }
 
@@ -1110,7 +1125,7 @@ void tsan_thread_leave(block *bb, unsigned t) {
 #if defined(CUSIM_TSAN)
   block_impl *b = static_cast<block_impl *>(bb);
   __tsan_release(&b->end_sync);
-  __tsan_switch_to_fiber(b->w->current->tsan_fiber, __tsan_switch_to_fiber_no_sync);
+  __tsan_switch_to_fiber(cur(b->w)->tsan_fiber, __tsan_switch_to_fiber_no_sync);
   __tsan_destroy_fiber(b->tsan_threads[t]);
   b->tsan_threads[t] = nullptr;
   // The next thread must not run on this stack: TSan would take its frames, at the addresses the
@@ -1118,7 +1133,7 @@ void tsan_thread_leave(block *bb, unsigned t) {
   // race, e.g. on the `expected` of an atomicCAS loop). So the loop goes on, on a fresh fiber,
   // and this one is retired until the block ends.
   rt::worker *w = b->w;
-  rt::switch_to(w, w->current, rt::new_fiber(w), true);
+  rt::switch_to(w, cur(w), rt::new_fiber(w), true);
   std::abort();
 #else
   (void)bb;
@@ -1208,7 +1223,7 @@ int syncthreads(int kind, int predicate, const char *file, int line) {
   b->state[t] = rt::st_at_barrier;
 #if defined(CUSIM_TSAN)
   __tsan_release(&b->bar_sync);
-  __tsan_switch_to_fiber(b->w->current->tsan_fiber, __tsan_switch_to_fiber_no_sync);
+  __tsan_switch_to_fiber(cur(b->w)->tsan_fiber, __tsan_switch_to_fiber_no_sync);
 #endif
   b->bar_arrived++;
   b->waiting++;
@@ -1241,7 +1256,7 @@ void sync_block(const char *file, int line) {
   b->state[t] = rt::st_at_barrier;
 #if defined(CUSIM_TSAN)
   __tsan_release(&b->bar_sync);
-  __tsan_switch_to_fiber(b->w->current->tsan_fiber, __tsan_switch_to_fiber_no_sync);
+  __tsan_switch_to_fiber(cur(b->w)->tsan_fiber, __tsan_switch_to_fiber_no_sync);
 #endif
   unsigned arrived = ++b->bar_arrived;
   unsigned waiting = ++b->waiting;
@@ -1277,7 +1292,7 @@ unsigned activemask() {
   b->waiting++;
 #if defined(CUSIM_TSAN)
   __tsan_release(&b->warp_sync[wi]);
-  __tsan_switch_to_fiber(b->w->current->tsan_fiber, __tsan_switch_to_fiber_no_sync);
+  __tsan_switch_to_fiber(cur(b->w)->tsan_fiber, __tsan_switch_to_fiber_no_sync);
 #endif
   rt::wait(b, t); // see resolve_activemask
 #if defined(CUSIM_TSAN)
@@ -1315,7 +1330,7 @@ uint64_t warp_op(int kind, unsigned mask, uint64_t value, unsigned src_lane, con
   b->waiting++;
 #if defined(CUSIM_TSAN)
   __tsan_release(&b->warp_sync[wi]);
-  __tsan_switch_to_fiber(b->w->current->tsan_fiber, __tsan_switch_to_fiber_no_sync);
+  __tsan_switch_to_fiber(cur(b->w)->tsan_fiber, __tsan_switch_to_fiber_no_sync);
 #endif
   if ((ws.arrived & need) == need) {
     for (unsigned m = need; m; m &= m - 1) {
