@@ -386,7 +386,7 @@ long long clock64();
    sync_block, inline in the kernel, with the switch of cusim_switch.h. A crossing is then no
    call into the runtime, and a thread resumed by one that parked elsewhere (a thread that
    started or ended) returns from nothing the return-stack predictor could miss: a thread's
-   start and end cost 21 ns instead of 30 here (docs/results.md). The block comes back in a
+   start and end cost 22 ns instead of 30 here (docs/results.md). The block comes back in a
    register from the switch and cusim_tls is read at a fixed offset, so the next switch does not
    wait on loads from the stack just resumed. The slow paths (the last thread of a barrier, a
    thread to start, a mismatch) stay in the runtime. */

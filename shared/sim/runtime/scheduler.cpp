@@ -870,7 +870,13 @@ void run_launch_on(worker *w, launch_exec *ex) {
 #if defined(CUSIM_TSAN)
   b->tsan_threads.assign(b->nthreads, nullptr);
   b->warp_sync.assign(nwarps, 0);
-  if (w->native.tsan_fiber == nullptr) w->native.tsan_fiber = __tsan_get_current_fiber();
+  // Worker 0 runs on whichever thread runs the launch (the host's, or the stream progress
+  // thread): its own fiber is that thread's, learnt anew at each launch (a stale one made TSan
+  // wire one thread state into two threads: "CHECK failed: tsan_rtl_proc.cpp:47").
+  w->native.tsan_fiber = __tsan_get_current_fiber();
+#endif
+#if defined(CUSIM_ASAN)
+  w->native.asan_bottom = nullptr; // that thread's stack, learnt again at the first switch
 #endif
   detail::thread_ctx &c = cusim_tls;
   c.block_dim = k->block_dim;
