@@ -396,6 +396,18 @@ namespace detail {
 void barrier_all_here(block *b);
 void *barrier_park_slow(block *b, unsigned t, void **ctx);
 void release_dying(block *b);
+/* The first thread at a __syncthreads() says where it is; every other must be at the same one
+   (sync_block_inline and the runtime's sync_block). */
+inline void barrier_note_place(block *b, unsigned t, const char *file, int line) {
+  if (b->bar_arrived == 0) {
+    b->bar_file = file;
+    b->bar_line = line;
+    b->bar_kind = 0;
+    b->bar_first = t;
+  } else if (__builtin_expect(b->bar_line != line || b->bar_file != file, 0)) {
+    barrier_mismatch_at(b, file, line);
+  }
+}
 } // namespace detail
 } // namespace cusim
 #if defined(__x86_64__) && !defined(CUSIM_TSAN) && !defined(CUSIM_ASAN)
@@ -406,14 +418,7 @@ __attribute__((always_inline)) inline void sync_block_inline(const char *file, i
   detail::block *b = ::cusim_tls.blk;
   if (b == nullptr || !b->fast_barrier) return sync_block(file, line);
   unsigned t = ::cusim_tls.tid;
-  if (b->bar_arrived == 0) {
-    b->bar_file = file;
-    b->bar_line = line;
-    b->bar_kind = 0;
-    b->bar_first = t;
-  } else if (__builtin_expect(b->bar_line != line || b->bar_file != file, 0)) {
-    detail::barrier_mismatch_at(b, file, line);
-  }
+  detail::barrier_note_place(b, t, file, line);
   b->state[t] = 1; /* at a barrier */
   unsigned arrived = ++b->bar_arrived;
   unsigned waiting = ++b->waiting;

@@ -1251,14 +1251,7 @@ void sync_block(const char *file, int line) {
   block_impl *b = static_cast<block_impl *>(cusim_tls.blk);
   if (b == nullptr) return; // called outside a kernel: nothing to wait for
   unsigned t = cusim_tls.tid;
-  if (b->bar_arrived == 0) {
-    b->bar_file = file;
-    b->bar_line = line;
-    b->bar_kind = 0;
-    b->bar_first = t;
-  } else if (__builtin_expect(b->bar_line != line || b->bar_file != file, 0)) {
-    rt::barrier_mismatch(b, t, file, line);
-  }
+  detail::barrier_note_place(b, t, file, line);
   b->state[t] = rt::st_at_barrier;
 #if defined(CUSIM_TSAN)
   __tsan_release(&b->bar_sync);
