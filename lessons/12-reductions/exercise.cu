@@ -21,25 +21,22 @@ namespace cg = cooperative_groups;
 #define FULL_WARP 0xffffffffu /* all 32 lanes take part in a shuffle */
 
 /* This thread's share of a grid-stride loop, summed in registers. Reading memory at full speed
- * takes many bytes in flight per warp: one float per thread and step (128 bytes a warp, and nvcc
- * does not unroll this loop) is about half of what an H100's memory needs. So each step reads a
- * float4 (16 bytes, 512 a warp) into four independent sums. A float4 load needs a 16-byte
- * aligned address: cudaMalloc's are; any other pointer takes the plain loop. The last n % 4
- * floats are read one at a time. */
+ * takes many bytes in flight per warp: a loop of one load and one add a step (nvcc does not unroll
+ * it: the next load waits for nothing, but each add waits for its load, and nothing else is under
+ * way) keeps 128 bytes a warp in flight, about half of what an H100's memory needs. So each step
+ * makes four loads, a stride apart, into four independent sums: all four are under way at once
+ * (512 bytes a warp), and each load of a warp is still 32 consecutive floats. The last few
+ * (fewer than 4 strides) are added one at a time. */
 __device__ float thread_sum(const float *__restrict__ in, int n) {
-  int first = blockIdx.x * blockDim.x + threadIdx.x, stride = blockDim.x * gridDim.x;
+  int stride = blockDim.x * gridDim.x, i = blockIdx.x * blockDim.x + threadIdx.x;
   float sum0 = 0.0f, sum1 = 0.0f, sum2 = 0.0f, sum3 = 0.0f;
-  int start = 0; /* where the float-by-float loop begins */
-  if ((size_t)in % sizeof(float4) == 0) {
-    const float4 *__restrict__ in4 = reinterpret_cast<const float4 *>(in);
-    int quads = n / 4;
-    for (int q = first; q < quads; q += stride) {
-      float4 v = in4[q];
-      sum0 += v.x, sum1 += v.y, sum2 += v.z, sum3 += v.w;
-    }
-    start = 4 * quads;
+  for (; i + 3 * stride < n; i += 4 * stride) {
+    sum0 += in[i];
+    sum1 += in[i + stride];
+    sum2 += in[i + 2 * stride];
+    sum3 += in[i + 3 * stride];
   }
-  for (int i = start + first; i < n; i += stride) sum0 += in[i];
+  for (; i < n; i += stride) sum0 += in[i];
   return (sum0 + sum1) + (sum2 + sum3);
 }
 
