@@ -43,7 +43,7 @@ __device__ float thread_sum(const float *__restrict__ in, int n) {
 /* 1. Atomics only. */
 __global__ void sum_atomics_kernel(const float *__restrict__ in, int n, float *total) {
   // ---- task 1: one atomicAdd per element ----------------------------------------------------
-  // TODO: a grid-stride loop over the elements (as in thread_sum above) that adds each in[i]
+  // TODO: a grid-stride loop over the elements (lesson 04) that adds each in[i]
   //       to *total with atomicAdd(total, in[i]). A plain *total += in[i] loses additions:
   //       thousands of threads read, add and write the same float at once.
   (void)in;
