@@ -5,6 +5,7 @@
 
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 
 static const wb_program program = {
     .program = "11-shared-memory",
@@ -57,6 +58,28 @@ static void report_nans(int nans, int count) {
     printf("  %d of %d results are NaN: a thread read a cell of shared memory that no thread had\n"
            "  written yet (on the simulator, unwritten shared memory holds NaN)\n",
            nans, count);
+}
+
+/* The stencil's launch failed on the simulator: one symptom, a read of a window cell before it
+ * holds its value, has two causes in two tasks. The simulator's report tells which: "data race"
+ * when another thread does store the cell, but with no barrier between (task 2: the
+ * __syncthreads() before the sum), "uninitialized" when no thread stores it at all (task 1: a
+ * halo or the tile left unloaded). Its own "(task N)" names the first line it cites, the store
+ * in task 1 for the race and the read in task 2 for the unloaded cell: the wrong task both
+ * times. Returns the FAIL line, or NULL for every other failure (CUDA_CHECK reports those). */
+static const char *stencil_failure_task(cudaError_t status) {
+#ifdef CUSIM
+  const char *report = status == cudaErrorLaunchFailure ? cusim_last_error_message() : "";
+  if (strstr(report, "__shared__") && strstr(report, "stencil_kernel")) {
+    if (strstr(report, "data race") && strstr(report, "(task 1)") && strstr(report, "(task 2)"))
+      return "task 2: the sum read the window before it was whole: __syncthreads() first";
+    if (strstr(report, "uninitialized"))
+      return "task 1: a cell of the window that no thread stored: the tile, or a halo";
+  }
+#else
+  (void)status;
+#endif
+  return NULL;
 }
 
 /* Fill C with 0xFF bytes (NaN), multiply, copy back, and compare with the CPU: every row when
@@ -176,6 +199,8 @@ int main(int argc, char **argv) {
                      "outside it (on a GPU: a hang, or a barrier that does not wait)\n");
     return wb_finish(0, "not every thread of a block reached __syncthreads() (tasks 1 and 2)");
   }
+  const char *stencil_task = stencil_failure_task(stencil_status);
+  if (stencil_task) return wb_finish(0, stencil_task);
   CUDA_CHECK(stencil_status);
   CUDA_CHECK(cudaMemcpy(out, c.d_out, square, cudaMemcpyDeviceToHost));
   stencil_reference(in, want, length);

@@ -157,6 +157,9 @@ long long cusim_device_bytes_held(void);
 /* The simulator's own: the task N of the workbook exercise that the latest "cusim: error:" line
    names as "(task N)" (the line of the access or call at fault), or 0. */
 int cusim_last_error_task(void);
+/* The simulator's own: the text of the latest "cusim: error:" line (without that prefix), or
+   "", so a lesson's driver can tell two mistakes with one symptom apart. */
+const char *cusim_last_error_message(void);
 cudaError_t cudaProfilerStop(void);
 
 #ifdef __cplusplus

@@ -59,12 +59,20 @@ void report(const char *fmt, ...) {
   note_error_task(buf);
 }
 static std::atomic<int> last_error_task{0};
+static std::mutex last_error_mu;
+static char last_error_text[4096]; // the latest cusim: error: line, for cusim_last_error_message
 void note_error_task(const char *message) {
   const char *p = std::strstr(message, "(task ");
   if (p) last_error_task.store(std::atoi(p + 6));
+  std::lock_guard<std::mutex> lock(last_error_mu);
+  std::snprintf(last_error_text, sizeof last_error_text, "%s", message);
 }
 extern "C" int cusim_last_error_task(void) {
   return last_error_task.load();
+}
+extern "C" const char *cusim_last_error_message(void) {
+  std::lock_guard<std::mutex> lock(last_error_mu);
+  return last_error_text;
 }
 
 size_t max_dynamic_shared() {
