@@ -1,0 +1,5 @@
+# Task 3 with the two numbers swapped: <<<256, blocks>>>, 256 blocks of ceil(n / 256) threads.
+# It covers n, but a block is no longer 256 threads, and from n = 262145 on it is too big to run.
+# expect: FAIL: .*task 3
+# args: --n 1000;--n 300000
+s|  copy_kernel<<<blocks, COPY_BLOCK_SIZE>>>(d_in, d_out, n);|  copy_kernel<<<COPY_BLOCK_SIZE, blocks>>>(d_in, d_out, n);|
