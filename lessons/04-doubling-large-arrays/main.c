@@ -228,8 +228,7 @@ int main(int argc, char **argv) {
   if (tail > 0) {
     static char reason[128];
     snprintf(reason, sizeof reason,
-             "the last %d elements were never written (task 2: does the block count round up?)",
-             n - tail);
+             "the last %d elements were not written (task 2: round the block count up)", n - tail);
     return wb_finish(0, reason);
   }
   if (wrong)

@@ -100,7 +100,8 @@ static void check_and_time(way *w, const double *input, const double *want, int 
   cudaError_t status = run_way(w, n, 1);
   if (status != cudaSuccess) {
     snprintf(problem, 160, "%s (task %d)", cudaGetErrorName(status), task);
-    printf("%s: %s: %s\n", w->name, cudaGetErrorName(status), cudaGetErrorString(status));
+    wb_print_wrapped(stdout, "  ", "%s: %s: %s\n", w->name, cudaGetErrorName(status),
+                     cudaGetErrorString(status));
     if (status == cudaErrorIllegalAddress || status == cudaErrorLaunchFailure) {
       /* The context is lost (a GPU keeps this error for the rest of the process): stop here. */
       wb_print_wrapped(stdout, "  ",
@@ -291,7 +292,7 @@ int main(int argc, char **argv) {
     CUDA_CHECK(cudaHostUnregister(registered.host_out));
   } else {
     add_row(registered.name, 0,
-            registered_ok ? "pinned only in part (task 6: bytes)" : "not pinned (task 6)");
+            registered_ok ? "part pinned (task 6: bytes)" : "not pinned (task 6)");
     /* Whatever was pinned is unpinned before free(); what was not gives an error, ignored. */
     (void)cudaHostUnregister(registered.host_in);
     (void)cudaHostUnregister(registered.host_out);
