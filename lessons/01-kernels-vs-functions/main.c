@@ -139,6 +139,32 @@ int main(int argc, char **argv) {
   CUDA_CHECK(cudaFree(d_out));
   free(got);
   free(want);
+
+  /* Check 4, the last CUDA work of this program: a kernel that fails while it runs must be
+   * reported too. The launch is accepted; the error comes only from cudaDeviceSynchronize(), and
+   * it poisons the context for good (every later CUDA call fails too), which is why nothing comes
+   * after it. On a GPU the kernel writes through NULL, an illegal address everywhere. The
+   * simulator ends the program at a NULL write (naming the thread), but reports a write to
+   * freed device memory as the same illegal address, so there the pointer is a freed one. */
+  int run_error_reported = 1;
+  if (!wrong && reported && waited) {
+    float *d_bad = NULL;
+#ifdef CUSIM
+    CUDA_CHECK(cudaMalloc((void **)&d_bad, 32 * sizeof(float)));
+    CUDA_CHECK(cudaFree(d_bad));
+#endif
+    cudaError_t fault_status = squares_on_device(d_bad, 32, 32);
+    run_error_reported = fault_status != cudaSuccess;
+    if (run_error_reported)
+      wb_info(&args, "check 4: a kernel that writes to a bad address is reported as %s: yes\n",
+              cudaGetErrorName(fault_status));
+    else
+      wb_print_wrapped(stdout, "  ",
+                       "check 4: a kernel that wrote to a bad address failed while it ran, but "
+                       "squares_on_device returned cudaSuccess: that error comes only from "
+                       "cudaDeviceSynchronize(), so return what it returns.\n");
+  }
+
   if (wrong) return wb_finish(0, "out[i] is not i*i (see the mismatches above; tasks 1 and 2)");
   if (!reported)
     return wb_finish(0,
@@ -146,5 +172,8 @@ int main(int argc, char **argv) {
   if (!waited)
     return wb_finish(0,
                      "returned before its kernel had finished (task 3: cudaDeviceSynchronize())");
+  if (!run_error_reported)
+    return wb_finish(0,
+                     "a failed kernel came back as cudaSuccess (task 3: keep the sync's status)");
   return wb_finish(1, NULL);
 }

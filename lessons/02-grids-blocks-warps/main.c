@@ -138,10 +138,14 @@ static const char *diagnose(configuration c, const who_am_i *got, const who_am_i
   long long cells = cell_count(c.data);
   for (long long i = cells; i < allocated; ++i)
     if (written(&got[i])) return "a thread outside the data wrote (task 2: check x, y AND z)";
+  /* Cells nobody wrote come first: a thread that writes a cell not its own (task 1) leaves its
+   * record in the wrong place, which looks like a wrong number (task 3) where it landed. */
+  for (long long i = 0; i < cells; ++i)
+    if (!written(&got[i]))
+      return "no thread wrote some cells (tasks 1 and 5: is every cell covered?)";
   for (long long i = 0; i < cells; ++i) {
     const who_am_i *g = &got[i], *w = &want[i];
     if (same(g, w)) continue;
-    if (!written(g)) return "no thread wrote some cells (tasks 1 and 5: is every cell covered?)";
     if (g->thread != w->thread) return "a wrong thread number (task 3: x, then y, then z)";
     if (g->block != w->block) {
       /* The block number a grid of data / block + 1 blocks would give: a block too many. */

@@ -161,7 +161,7 @@ int main(int argc, char **argv) {
   if (status != cudaSuccess) {
     wb_print_wrapped(stdout, NULL, "%s: failed\n", title);
     report_error("copy_many_blocks", n, status);
-    if (!failure) failure = "copy_many_blocks failed (task 3: is the grid at least 1 block?)";
+    if (!failure) failure = "copy_many_blocks failed (task 3: <<<blocks >= 1, COPY_BLOCK_SIZE>>>)";
   } else {
     CUDA_CHECK(cudaMemcpy(out, many.out, (size_t)n * sizeof(float), cudaMemcpyDeviceToHost));
     copied = check_copy(&args, title, out, in, n);

@@ -100,7 +100,19 @@ static void check_and_time(way *w, const double *input, const double *want, int 
   cudaError_t status = run_way(w, n, 1);
   if (status != cudaSuccess) {
     snprintf(problem, 160, "%s (task %d)", cudaGetErrorName(status), task);
-    printf("%s: %s: %s\n", w->name, cudaGetErrorName(status), cudaGetErrorString(status));
+    wb_print_wrapped(stdout, "  ", "%s: %s: %s\n", w->name, cudaGetErrorName(status),
+                     cudaGetErrorString(status));
+    if (status == cudaErrorIllegalAddress || status == cudaErrorLaunchFailure) {
+      /* The context is lost (a GPU keeps this error for the rest of the process): stop here. */
+      wb_print_wrapped(stdout, "  ",
+                       "way %c: the kernel touched memory it cannot reach, and no later CUDA "
+                       "call can succeed. Does it get device pointers (dev_in, dev_out, or the "
+                       "managed arrays), never a host array? (task %d)\n",
+                       w->name[0], task);
+      snprintf(problem, 160, "way %c: %s (task %d: device pointers)", w->name[0],
+               cudaGetErrorName(status), task);
+      exit(wb_finish(0, problem));
+    }
     (void)cudaGetLastError(); /* clear it, so the next way starts clean */
     if (w->kind == EXPLICIT_NEW_OUTPUT) free(w->host_out);
     add_row(w->name, 0, problem);
@@ -268,12 +280,23 @@ int main(int argc, char **argv) {
   int registered_ok =
       memory_is(registered.host_in, cudaMemoryTypeHost, registered.name, "host_in") &&
       memory_is(registered.host_out, cudaMemoryTypeHost, registered.name, "host_out");
-  if (registered_ok) {
+  /* The whole array, not just its start: cudaHostRegister counts bytes, not elements. */
+  int registered_whole = registered_ok &&
+                         memory_is(registered.host_in + n - 1, cudaMemoryTypeHost, registered.name,
+                                   "host_in[n - 1]") &&
+                         memory_is(registered.host_out + n - 1, cudaMemoryTypeHost, registered.name,
+                                   "host_out[n - 1]");
+  if (registered_whole) {
     check_and_time(&registered, input, want, n, &args);
     CUDA_CHECK(cudaHostUnregister(registered.host_in)); /* before free(), always */
     CUDA_CHECK(cudaHostUnregister(registered.host_out));
   } else {
-    add_row(registered.name, 0, "not pinned (task 6)");
+    add_row(registered.name, 0,
+            registered_ok ? "part pinned (task 6: bytes)" : "not pinned (task 6)");
+    /* Whatever was pinned is unpinned before free(); what was not gives an error, ignored. */
+    (void)cudaHostUnregister(registered.host_in);
+    (void)cudaHostUnregister(registered.host_out);
+    (void)cudaGetLastError();
   }
   free(registered.host_in);
   free(registered.host_out);

@@ -1,0 +1,5 @@
+# Task 2 guards the launch itself, as a Python function would raise ValueError: for n > 1024 it
+# returns its own error and never launches, so the one CUDA would give is never seen.
+# expect: FAIL: .*task 2
+# args: --n 1000
+s|  copy_kernel<<<1, n>>>(d_in, d_out, n);|  if (n > 1024) return cudaErrorInvalidValue;\n  copy_kernel<<<1, n>>>(d_in, d_out, n);|
