@@ -191,6 +191,13 @@ int main(int argc, char **argv) {
   CUDA_CHECK(cudaMemsetAsync(d_x, 0xFF, bytes, stream)); /* -1 everywhere: unwritten shows */
   CUDA_CHECK(cudaMemsetAsync(d_acc, 0, bytes, stream));
   CUDA_CHECK(arange_on_device(d_x, n, stream));
+  /* Waited for here, so that a kernel that fails is blamed on its own task. */
+  if (cudaStreamSynchronize(stream) != cudaSuccess) {
+    wb_print_wrapped(stdout, "  ",
+                     "  the arange kernel failed (the cusim or CUDA error above says where): "
+                     "does its loop stop at i < n?\n");
+    return wb_finish(0, "the arange kernel failed (task 1)");
+  }
   /* The stream is held for 100 ms first: steps_with_pool only queues work, so it must return
    * long before that. One that waits for the GPU (cudaFree synchronizes the device) cannot. */
   CUDA_CHECK(cudaLaunchHostFunc(stream, hold_the_stream, NULL));
@@ -198,7 +205,13 @@ int main(int argc, char **argv) {
   CUDA_CHECK(steps_with_pool(d_x, d_acc, n, steps, stream));
   double steps_return_ms = wb_now_ms() - steps_start_ms;
   int steps_waited = steps_return_ms >= 50.0;
-  CUDA_CHECK(cudaStreamSynchronize(stream));
+  if (cudaStreamSynchronize(stream) != cudaSuccess) {
+    wb_print_wrapped(stdout, "  ",
+                     "  the kernels of steps_with_pool touched memory that is not theirs: is "
+                     "each temporary n * sizeof(int) bytes (cudaMallocAsync counts bytes), and "
+                     "is its cudaFreeAsync queued after the kernels that use it?\n");
+    return wb_finish(0, "steps_with_pool's kernels failed (task 2)");
+  }
   pool_state during = show_pool(&args, pool, "steps done, x and acc in use");
   CUDA_CHECK(cudaMemcpy(got_x, d_x, bytes, cudaMemcpyDeviceToHost));
   CUDA_CHECK(cudaMemcpy(got_acc, d_acc, bytes, cudaMemcpyDeviceToHost));
