@@ -128,8 +128,8 @@ static void check_and_time(row *r, int number, context *c, const double *want,
       wb_print_wrapped(
           stdout, NULL,
           "%s: the result was right only after a later cudaDeviceSynchronize(): the function "
-          "returned before its work was done (task 4?)\n",
-          r->name);
+          "returned before its work was done (task %d?)\n",
+          r->name, c->variant == STREAMED ? 4 : r->task);
       r->result = "not waited for";
       if (c->variant == STREAMED) r->task = 4;
     }

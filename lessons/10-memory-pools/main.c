@@ -281,7 +281,8 @@ int main(int argc, char **argv) {
     wb_print_wrapped(
         stdout, NULL,
         "  reserved = %llu bytes after trim_pool, want 0 (did it wait for the stream, so "
-        "that the last cudaFreeAsync had happened?)\n",
+        "that the last cudaFreeAsync had happened? and trim to 0? cudaMemPoolTrimTo's "
+        "second argument is the memory the pool may keep)\n",
         trimmed.reserved);
   wb_info(&args,
           "check 5: trim_pool gave all of it back (reserved %llu before it, %llu after): %s\n",
