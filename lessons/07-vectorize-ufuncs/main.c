@@ -201,8 +201,8 @@ int main(int argc, char **argv) {
   long long kept = held_before >= 0 ? wb_device_bytes_held() - held_before : 0;
   size_t past_end = guard_written((char *)got + bytes, guard);
   if (status != cudaSuccess) {
-    printf("add_f32_from_host returned %s: %s\n", cudaGetErrorName(status),
-           cudaGetErrorString(status));
+    wb_print_wrapped(stdout, "  ", "add_f32_from_host returned %s: %s\n", cudaGetErrorName(status),
+                     cudaGetErrorString(status));
     (void)cudaGetLastError();                     /* clear it, so the checks below still run */
     if (cudaDeviceSynchronize() != cudaSuccess) { /* an error that ends every later call */
       wb_print_wrapped(stdout, "  ",
