@@ -206,9 +206,9 @@ int main(int argc, char **argv) {
     (void)cudaGetLastError();                     /* clear it, so the checks below still run */
     if (cudaDeviceSynchronize() != cudaSuccess) { /* an error that ends every later call */
       wb_print_wrapped(stdout, "  ",
-                       "  add_f32_from_host's kernel ran past the end of its device arrays, and "
-                       "every later CUDA call fails: do its cudaMalloc and cudaMemcpy count "
-                       "bytes, n * sizeof(float)?\n");
+                       "  add_f32_from_host made an illegal memory access, and every later "
+                       "CUDA call fails: does its kernel get the device arrays, and do cudaMalloc "
+                       "and cudaMemcpy count bytes, n * sizeof(float)?\n");
       return wb_finish(0, "add_f32_from_host made an illegal memory access (task 3)");
     }
     wrong_from_host = (size_t)n;
