@@ -92,6 +92,21 @@ static void fill_float_inputs(float *a, float *b, long long n, uint64_t seed, fl
   CUDA_CHECK(cudaMemcpy(d_b, b, float_bytes(n), cudaMemcpyHostToDevice));
 }
 
+/* Host arrays get a guard after their n elements (up to 16 MiB), so that a copy of the wrong size
+ * in add_f32_from_host (sizeof a pointer for sizeof a float, say) lands there, where the driver
+ * sees it, and not on the heap's own bookkeeping. */
+static size_t guard_bytes(size_t bytes) {
+  size_t most = (size_t)16 << 20;
+  return bytes < most ? bytes : most;
+}
+
+static size_t guard_written(const void *guard, size_t count) {
+  const unsigned char *byte = guard;
+  size_t written = 0;
+  for (size_t i = 0; i < count; ++i) written += byte[i] != 0xA5;
+  return written;
+}
+
 static int64_t largest_ulp_difference(const float *got, const float *want, long long n) {
   int64_t largest = 0;
   for (long long i = 0; i < n; ++i) {
@@ -133,7 +148,8 @@ int main(int argc, char **argv) {
   size_t bytes = float_bytes(n);
   /* Host: a, b, the reference and your result. Device: a, b, out, plus the three arrays
    * add_f32_from_host allocates for itself. */
-  wb_require_host_memory(&program, 4.0 * (double)bytes);
+  size_t guard = guard_bytes(bytes);
+  wb_require_host_memory(&program, 4.0 * (double)(bytes + guard));
 
   wb_device device;
   wb_device_open(&device);
@@ -142,8 +158,8 @@ int main(int argc, char **argv) {
   int threads = cpu_set_threads(args.cpu_threads);
 
   /* Four host buffers, used as floats and later as ints (both are 4 bytes). */
-  void *a_buffer = malloc(bytes), *b_buffer = malloc(bytes);
-  void *want_buffer = malloc(bytes), *got_buffer = malloc(bytes);
+  void *a_buffer = malloc(bytes + guard), *b_buffer = malloc(bytes + guard);
+  void *want_buffer = malloc(bytes), *got_buffer = malloc(bytes + guard);
   if (!a_buffer || !b_buffer || !want_buffer || !got_buffer)
     wb_usage_error(&program, "cannot allocate %.1f GiB of host memory", 4.0 * bytes / 1073741824.0);
   float *a = a_buffer, *b = b_buffer, *want = want_buffer, *got = got_buffer;
@@ -178,17 +194,33 @@ int main(int argc, char **argv) {
   /* Check 3: the host-array path, everything the Python original's timer saw. */
   add_f32_serial(a, b, want, n);
   memset(got, 0xFF, bytes);
+  memset((char *)got + bytes, 0xA5, guard);
   size_t wrong_from_host = 0;
   long long held_before = wb_device_bytes_held(); /* -1 on a GPU: no exact count there */
   cudaError_t status = add_f32_from_host(a, b, got, n);
   long long kept = held_before >= 0 ? wb_device_bytes_held() - held_before : 0;
+  size_t past_end = guard_written((char *)got + bytes, guard);
   if (status != cudaSuccess) {
-    printf("add_f32_from_host returned %s: %s\n", cudaGetErrorName(status),
-           cudaGetErrorString(status));
-    (void)cudaGetLastError(); /* clear it, so the checks below still run */
+    wb_print_wrapped(stdout, "  ", "add_f32_from_host returned %s: %s\n", cudaGetErrorName(status),
+                     cudaGetErrorString(status));
+    (void)cudaGetLastError();                     /* clear it, so the checks below still run */
+    if (cudaDeviceSynchronize() != cudaSuccess) { /* an error that ends every later call */
+      wb_print_wrapped(stdout, "  ",
+                       "  add_f32_from_host made an illegal memory access, and every later "
+                       "CUDA call fails: does its kernel get the device arrays, and do cudaMalloc "
+                       "and cudaMemcpy count bytes, n * sizeof(float)?\n");
+      return wb_finish(0, "add_f32_from_host made an illegal memory access (task 3)");
+    }
     wrong_from_host = (size_t)n;
   } else {
     wrong_from_host = wb_compare_f32("add_f32_from_host", got, want, (size_t)n, 0.0, 0.0);
+  }
+  if (past_end) {
+    wb_print_wrapped(stdout, "  ",
+                     "  add_f32_from_host wrote %zu bytes past the end of out: it must copy n * "
+                     "sizeof(float) bytes (sizeof a is the size of a pointer)\n",
+                     past_end);
+    wrong_from_host += past_end;
   }
   wb_info(&args, "check 3: add_f32_from_host (host arrays in and out) equals the C loop: %s\n",
           wrong_from_host ? "no" : "yes");
@@ -274,6 +306,7 @@ int main(int argc, char **argv) {
   if (wrong_add) return wb_finish(0, "add_f32_on_device is wrong (tasks 1 and 2)");
   if (wrong_expression)
     return wb_finish(0, "original_expression_f32_on_device is wrong (tasks 1, 2)");
+  if (past_end) return wb_finish(0, "add_f32_from_host wrote past the end of out (task 3)");
   if (wrong_from_host) return wb_finish(0, "add_f32_from_host did not fill out (task 3)");
   if (kept > 0) return wb_finish(0, "add_f32_from_host does not free its device memory (task 3)");
   if (kept_after_error > 0)

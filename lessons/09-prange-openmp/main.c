@@ -71,6 +71,21 @@ static void poison(double *data, size_t count) {
   memset(data, 0xFF, count * sizeof *data);
 }
 
+/* Is `got` the count of a loop off by one: samples 0 to samples (i <= samples), or 1 to samples
+ * (i from 1)? */
+static int off_by_one_count(long long got, long long samples, uint64_t seed) {
+  long long one_more = pi_count_reference(samples + 1, seed);
+  return got == one_more || got == one_more - pi_sample_inside(seed, 0);
+}
+
+/* How many bytes of a guard filled with 0xA5 were written. */
+static size_t guard_written(const void *guard, size_t count) {
+  const unsigned char *byte = guard;
+  size_t written = 0;
+  for (size_t i = 0; i < count; ++i) written += byte[i] != 0xA5;
+  return written;
+}
+
 int main(int argc, char **argv) {
   wb_args args;
   wb_parse_args(argc, argv, &program, &args);
@@ -80,7 +95,10 @@ int main(int argc, char **argv) {
   size_t count = shape3_count(shape);
   long long samples = 4 * (long long)count;
   size_t bytes = count * sizeof(double);
-  wb_require_host_memory(&program, 3.0 * (double)bytes); /* in, want, got */
+  /* in and got get a guard of one plane after their last element: an index computed with nx and
+   * ny swapped writes there (the driver sees it) and not on the heap's own bookkeeping. */
+  size_t guard = shape.ny * shape.nx * sizeof(double);
+  wb_require_host_memory(&program, 3.0 * (double)bytes + 2.0 * (double)guard); /* in, want, got */
 
   int processors = omp_get_num_procs();
   int max_threads = args.cpu_threads > 0 ? args.cpu_threads : processors;
@@ -94,7 +112,7 @@ int main(int argc, char **argv) {
   wb_info(&args, "pi: %lld samples; array: %zu x %zu x %zu doubles (%.1f MiB each)\n", samples,
           shape.nz, shape.ny, shape.nx, (double)bytes / 1048576.0);
 
-  double *in = malloc(bytes), *want = malloc(bytes), *got = malloc(bytes);
+  double *in = malloc(bytes + guard), *want = malloc(bytes), *got = malloc(bytes + guard);
   if (!in || !want || !got)
     wb_usage_error(&program, "cannot allocate %.1f MiB of host memory", 3.0 * bytes / 1048576.0);
 
@@ -102,7 +120,7 @@ int main(int argc, char **argv) {
    * counter-based generator that is what must happen: same samples, same hits, any split. */
   pi_context reference = {samples, args.seed, 0};
   time_pi_reference(&reference);
-  int pi_same = 1, pi_none = 0, wrong_on_threads = 0;
+  int pi_same = 1, pi_none = 0, wrong_on_threads = 0, whole_loop = 0, off_by_one = 0;
   long long parallel_hits = 0;
   /* A race loses updates only when two threads run at the same instant, which a busy machine does
    * not allow every time: small counts, which cost little, are tried a few times. */
@@ -116,9 +134,33 @@ int main(int argc, char **argv) {
                counts[r] == 1 ? "" : "s", parallel_hits, reference.hits);
         pi_same = 0;
         if (parallel_hits == 0) pi_none = 1;
+        if (counts[r] > 1 && parallel_hits == reference.hits * counts[r]) whole_loop = counts[r];
+        if (!wrong_on_threads && off_by_one_count(parallel_hits, samples, args.seed))
+          off_by_one = 1;
         if (!wrong_on_threads) wrong_on_threads = counts[r]; /* the first */
         break;
       }
+    }
+  }
+  /* A loop that is off by one (i <= samples, or i from 1 to samples) changes the count only when
+   * the sample it adds and the one it drops differ, which the full size may not show. Two small
+   * counts are chosen so that they do: k where sample k is inside, and k where samples k and 0
+   * differ. */
+  long long small[2] = {0, 0};
+  for (long long k = 1; k < 256 && pi_same && (!small[0] || !small[1]); ++k) {
+    int inside = pi_sample_inside(args.seed, (uint64_t)k);
+    if (!small[0] && inside) small[0] = k;
+    if (!small[1] && inside != pi_sample_inside(args.seed, 0)) small[1] = k;
+  }
+  for (int s = 0; s < 2 && pi_same; ++s) {
+    if (!small[s]) continue;
+    long long want_small = pi_count_reference(small[s], args.seed);
+    long long got_small = pi_count_parallel(small[s], args.seed);
+    if (got_small != want_small) {
+      printf("  pi on %lld samples: got %lld hits, want %lld (the serial count)\n", small[s],
+             got_small, want_small);
+      pi_same = 0;
+      off_by_one = off_by_one_count(got_small, small[s], args.seed);
     }
   }
   wb_info(&args, "check 1: pi_count_parallel == the serial count on every thread count: %s\n",
@@ -143,15 +185,29 @@ int main(int argc, char **argv) {
   wb_fill_f64(in, count, args.seed, -1000.0, 1000.0);
   add_two_reference(in, want, shape);
   poison(got, count);
+  memset(got + count, 0xA5, guard);
   add_two_serial(in, got, shape);
+  size_t serial_past_end = guard_written(got + count, guard);
   size_t serial_wrong = wb_compare_f64("add_two_serial out", got, want, count, 0.0, 0.0);
+  if (serial_past_end)
+    wb_print_wrapped(stdout, "  ",
+                     "  add_two_serial wrote past the end of out: is the index (z * ny + y) * nx "
+                     "+ x, with x the fastest, and does each loop run to its own bound?\n");
+  serial_wrong += serial_past_end;
   wb_info(&args, "check 3: add_two_serial gives in + 2 exactly: %s\n", serial_wrong ? "no" : "yes");
-  size_t parallel_wrong = 0;
+  size_t parallel_wrong = 0, parallel_past_end = 0;
   for (int r = 0; r < rows && !parallel_wrong; ++r) {
     omp_set_num_threads(counts[r]);
     poison(got, count);
+    memset(got + count, 0xA5, guard);
     add_two_parallel(in, got, shape);
+    parallel_past_end = guard_written(got + count, guard);
     parallel_wrong = wb_compare_f64("add_two_parallel out", got, want, count, 0.0, 0.0);
+    if (parallel_past_end)
+      wb_print_wrapped(stdout, "  ",
+                       "  add_two_parallel wrote past the end of out: is the index (z * ny + y) "
+                       "* nx + x, with x the fastest?\n");
+    parallel_wrong += parallel_past_end;
     if (parallel_wrong)
       printf("  (add_two_parallel on %d thread%s)\n", counts[r], counts[r] == 1 ? "" : "s");
   }
@@ -193,7 +249,17 @@ int main(int argc, char **argv) {
   free(want);
   free(got);
   if (pi_none) return wb_finish(0, "pi_count_parallel counted no hits at all (task 1)");
-  if (!pi_same && wrong_on_threads == 1)
+  if (whole_loop)
+    wb_print_wrapped(stdout, "  ",
+                     "  every thread ran the whole loop (task 1): on %d threads the count is %d "
+                     "times the serial one. #pragma omp parallel for shares the loop among the "
+                     "threads; #pragma omp parallel alone gives each thread all of it.\n",
+                     whole_loop, whole_loop);
+  else if (off_by_one)
+    wb_print_wrapped(stdout, "  ",
+                     "  the loop must draw samples 0 to samples - 1, each once (for i = 0; i < "
+                     "samples; ++i): a loop off by one can match at the full size by luck.\n");
+  else if (!pi_same && wrong_on_threads == 1)
     wb_print_wrapped(stdout, "  ",
                      "Wrong on one thread too: are the samples drawn from i, as "
                      "pi_sample_inside(seed, i)? rand() or any generator with state gives "
@@ -205,7 +271,9 @@ int main(int argc, char **argv) {
   if (!pi_same)
     return wb_finish(0, "pi_count_parallel's count differs from the serial count (task 1)");
   if (!pi_close) return wb_finish(0, "the pi estimate is too far from pi (see check 2; task 1)");
+  if (serial_past_end) return wb_finish(0, "add_two_serial wrote past the end of out (task 2)");
   if (serial_wrong) return wb_finish(0, "add_two_serial's output is not in + 2 (task 2)");
+  if (parallel_past_end) return wb_finish(0, "add_two_parallel wrote past the end of out (task 3)");
   if (parallel_wrong) return wb_finish(0, "add_two_parallel's output is not in + 2 (task 3)");
   return wb_finish(1, NULL);
 }

@@ -23,6 +23,32 @@ static const wb_program program = {
 enum { steps = 8, pairs = 1000 };
 static const size_t pair_bytes = 1 << 20; /* one small temporary in the per-pair timing */
 
+/* blocks_for() in exercise.cu caps the grid at 4096 blocks of 256 threads: an arange kernel
+ * without a grid-stride loop leaves everything past 1,048,576 ints unwritten. */
+enum { past_the_grid = 4096 * 256 + 7 };
+
+/* Check 1 at past_the_grid ints, whatever --n is: how many elements of x come out wrong. */
+static size_t arange_past_the_grid(cudaStream_t stream) {
+  size_t count = past_the_grid, wrong = 0;
+  int *d_data = NULL, *data = malloc(count * sizeof(int));
+  if (!data) return 0; /* the check is skipped rather than failed */
+  CUDA_CHECK(cudaMalloc((void **)&d_data, count * sizeof(int)));
+  CUDA_CHECK(cudaMemset(d_data, 0xFF, count * sizeof(int)));
+  CUDA_CHECK(arange_on_device(d_data, count, stream));
+  CUDA_CHECK(cudaStreamSynchronize(stream));
+  CUDA_CHECK(cudaMemcpy(data, d_data, count * sizeof(int), cudaMemcpyDeviceToHost));
+  for (size_t i = 0; i < count; ++i) wrong += data[i] != (int)i;
+  CUDA_CHECK(cudaFree(d_data));
+  free(data);
+  if (wrong)
+    wb_print_wrapped(stdout, "  ",
+                     "  x of %d ints, more than the 4096 blocks of 256 threads blocks_for() "
+                     "launches: %zu elements wrong. Does arange_kernel's loop step by the whole "
+                     "grid, gridDim.x * blockDim.x?\n",
+                     past_the_grid, wrong);
+  return wrong;
+}
+
 /* ---- The pool's bookkeeping ------------------------------------------------------------------ */
 
 typedef struct {
@@ -191,6 +217,13 @@ int main(int argc, char **argv) {
   CUDA_CHECK(cudaMemsetAsync(d_x, 0xFF, bytes, stream)); /* -1 everywhere: unwritten shows */
   CUDA_CHECK(cudaMemsetAsync(d_acc, 0, bytes, stream));
   CUDA_CHECK(arange_on_device(d_x, n, stream));
+  /* Waited for here, so that a kernel that fails is blamed on its own task. */
+  if (cudaStreamSynchronize(stream) != cudaSuccess) {
+    wb_print_wrapped(stdout, "  ",
+                     "  the arange kernel failed (the cusim or CUDA error above says where): "
+                     "does its loop stop at i < n?\n");
+    return wb_finish(0, "the arange kernel failed (task 1)");
+  }
   /* The stream is held for 100 ms first: steps_with_pool only queues work, so it must return
    * long before that. One that waits for the GPU (cudaFree synchronizes the device) cannot. */
   CUDA_CHECK(cudaLaunchHostFunc(stream, hold_the_stream, NULL));
@@ -198,7 +231,13 @@ int main(int argc, char **argv) {
   CUDA_CHECK(steps_with_pool(d_x, d_acc, n, steps, stream));
   double steps_return_ms = wb_now_ms() - steps_start_ms;
   int steps_waited = steps_return_ms >= 50.0;
-  CUDA_CHECK(cudaStreamSynchronize(stream));
+  if (cudaStreamSynchronize(stream) != cudaSuccess) {
+    wb_print_wrapped(stdout, "  ",
+                     "  the kernels of steps_with_pool touched memory that is not theirs: is "
+                     "each temporary n * sizeof(int) bytes (cudaMallocAsync counts bytes), and "
+                     "is its cudaFreeAsync queued after the kernels that use it?\n");
+    return wb_finish(0, "steps_with_pool's kernels failed (task 2)");
+  }
   pool_state during = show_pool(&args, pool, "steps done, x and acc in use");
   CUDA_CHECK(cudaMemcpy(got_x, d_x, bytes, cudaMemcpyDeviceToHost));
   CUDA_CHECK(cudaMemcpy(got_acc, d_acc, bytes, cudaMemcpyDeviceToHost));
@@ -218,6 +257,7 @@ int main(int argc, char **argv) {
   pool_state trimmed = show_pool(&args, pool, "then trim_pool");
 
   size_t x_wrong = wb_compare_i32("x", got_x, host, n);
+  if (!x_wrong && n < past_the_grid) x_wrong = arange_past_the_grid(stream);
   wb_info(&args, "check 1: x made on the device is 0, 1, 2, ...: %s\n", x_wrong ? "no" : "yes");
   steps_reference(host, want, n, steps);
   size_t acc_wrong = wb_compare_i32("acc", got_acc, want, n);
@@ -268,7 +308,8 @@ int main(int argc, char **argv) {
     wb_print_wrapped(
         stdout, NULL,
         "  reserved = %llu bytes after trim_pool, want 0 (did it wait for the stream, so "
-        "that the last cudaFreeAsync had happened?)\n",
+        "that the last cudaFreeAsync had happened? and trim to 0? cudaMemPoolTrimTo's "
+        "second argument is the memory the pool may keep)\n",
         trimmed.reserved);
   wb_info(&args,
           "check 5: trim_pool gave all of it back (reserved %llu before it, %llu after): %s\n",
