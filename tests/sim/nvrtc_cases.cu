@@ -317,6 +317,33 @@ static int two_modules(void) {
   return 0;
 }
 
+// Where the simulated device (an H100, sm_90) loads what NVRTC made, as a GPU does: PTX for its
+// own architecture or an older one, and `compute_90a`; not PTX for a newer target (the JIT
+// fails: CUDA_ERROR_INVALID_PTX), nor a CUBIN of another major architecture
+// (CUDA_ERROR_NO_BINARY_FOR_GPU). nvcc builds this file too (unit.sim.nvrtc.cases_build_with_nvcc);
+// the answers are an H100's, and the values are the ones real NVRTC 13 accepts.
+static int arch_load(void) {
+  context();
+  static const struct {
+    const char *option;
+    int cubin;
+  } cases[] = {{"-arch=compute_75", 0},  {"-arch=compute_90", 0},  {"-arch=compute_90a", 0},
+               {"-arch=compute_100", 0}, {"-arch=compute_120", 0}, {"-arch=compute_100f", 0},
+               {"-arch=sm_120", 0},      {"-arch=sm_90", 1},       {"-arch=sm_90a", 1},
+               {"-arch=sm_80", 1},       {"-arch=sm_120", 1}};
+  for (size_t c = 0; c < sizeof cases / sizeof cases[0]; ++c) {
+    const char *options[] = {cases[c].option, "-DSCALE=1"};
+    nvrtcResult r;
+    char *image = compile(seed_kernel, "seed.cu", 2, options, &r, cases[c].cubin);
+    if (!image) return 1;
+    CUmodule module;
+    CUresult loaded = cuModuleLoadData(&module, image);
+    printf("%s %s -> %s\n", cases[c].option, cases[c].cubin ? "CUBIN" : "PTX", result_name(loaded));
+    if (loaded == CUDA_SUCCESS) CU(cuModuleUnload(module));
+    free(image);
+  }
+  return 0;
+}
 int main(int argc, char **argv) {
   const char *which = argc > 1 ? argv[1] : "";
   if (!strcmp(which, "seed")) return seed();
@@ -326,7 +353,8 @@ int main(int argc, char **argv) {
   if (!strcmp(which, "driver_errors")) return driver_errors();
   if (!strcmp(which, "bounds")) return bounds();
   if (!strcmp(which, "two_modules")) return two_modules();
+  if (!strcmp(which, "arch_load")) return arch_load();
   printf("usage: sim_nvrtc_cases "
-         "seed|features|compile_error|bad_option|driver_errors|bounds|two_modules\n");
+         "seed|features|compile_error|bad_option|driver_errors|bounds|two_modules|arch_load\n");
   return 2;
 }
