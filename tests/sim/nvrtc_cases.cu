@@ -344,6 +344,37 @@ static int arch_load(void) {
   }
   return 0;
 }
+
+// Values in the argument array where the addresses of the arguments belong: cuLaunchKernel copies
+// each argument from the address given, so on a GPU the host crashes inside the call (device
+// memory is not the host's). The simulator refuses the launch and names the entry.
+static int args_by_value(void) {
+  context();
+  const char *options[] = {"-DSCALE=1"};
+  nvrtcResult r;
+  char *image = compile(seed_kernel, "seed.cu", 1, options, &r, 0);
+  CUmodule module;
+  CUfunction f;
+  CU(cuModuleLoadData(&module, image));
+  CU(cuModuleGetFunction(&f, module, "func"));
+  CUdeviceptr d;
+  CU(cuMemAlloc(&d, 4096));
+  size_t n = 1;
+  void *values[] = {(void *)d, (void *)d, &n};
+  printf("device pointers as values -> %s\n",
+         result_name(cuLaunchKernel(f, 1, 1, 1, 32, 1, 1, 0, NULL, values, NULL)));
+  void *count[] = {&d, &d, (void *)n};
+  printf("a count as a value -> %s\n",
+         result_name(cuLaunchKernel(f, 1, 1, 1, 32, 1, 1, 0, NULL, count, NULL)));
+  void *addresses[] = {&d, &d, &n};
+  CU(cuLaunchKernel(f, 1, 1, 1, 32, 1, 1, 0, NULL, addresses, NULL));
+  CU(cuCtxSynchronize());
+  printf("addresses -> CUDA_SUCCESS\n");
+  CU(cuMemFree(d));
+  CU(cuModuleUnload(module));
+  free(image);
+  return 0;
+}
 int main(int argc, char **argv) {
   const char *which = argc > 1 ? argv[1] : "";
   if (!strcmp(which, "seed")) return seed();
@@ -354,7 +385,8 @@ int main(int argc, char **argv) {
   if (!strcmp(which, "bounds")) return bounds();
   if (!strcmp(which, "two_modules")) return two_modules();
   if (!strcmp(which, "arch_load")) return arch_load();
+  if (!strcmp(which, "args_by_value")) return args_by_value();
   printf("usage: sim_nvrtc_cases "
-         "seed|features|compile_error|bad_option|driver_errors|bounds|two_modules|arch_load\n");
+         "seed|features|compile_error|bad_option|driver_errors|bounds|two_modules|arch_load|args_by_value\n");
   return 2;
 }
