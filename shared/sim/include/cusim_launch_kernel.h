@@ -19,8 +19,8 @@ cudaError_t launch_registered(const char *file, int line, const void *func, dim3
                               void **args, size_t shared, cudaStream_t stream);
 /* Each entry of the argument array must be the address of an argument (runtime:
    launch_kernel.cpp); false, with a line and cudaErrorInvalidValue, for one that is not. */
-bool check_kernel_params(void **args, std::size_t count, const std::size_t *sizes,
-                         const char *name, const char *file, int line);
+bool check_kernel_params(void **args, std::size_t count, const std::size_t *sizes, const char *name,
+                         const char *file, int line);
 /* The same, for cudaLaunchCooperativeKernel (runtime: cooperative.cpp). */
 cudaError_t launch_cooperative(const char *file, int line, const void *func, dim3 grid, dim3 block,
                                void **args, size_t shared, cudaStream_t stream);

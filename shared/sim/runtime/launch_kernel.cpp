@@ -5,9 +5,9 @@
 
 #include <cerrno>
 #include <cstdio>
+#include <mutex>
 #include <sys/uio.h>
 #include <unistd.h>
-#include <mutex>
 #include <unordered_map>
 
 namespace cusim {
@@ -37,8 +37,8 @@ void register_kernel(const void *func, const char *name, kernel_invoker invoker)
 // call (device memory is not the host's), or copies garbage. The simulator checks each entry
 // before reading it and refuses the launch (cudaErrorInvalidValue) with a line naming it:
 // stricter than a GPU, which crashes or runs on garbage.
-bool check_kernel_params(void **args, std::size_t count, const std::size_t *sizes,
-                         const char *name, const char *file, int line) {
+bool check_kernel_params(void **args, std::size_t count, const std::size_t *sizes, const char *name,
+                         const char *file, int line) {
   if (count == 0) return true;
   if (args == nullptr) {
     rt::report("kernel '%s' launched at %s:%d: it has %zu parameter%s and the argument array is "
