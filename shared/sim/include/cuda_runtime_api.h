@@ -157,6 +157,11 @@ long long cusim_device_bytes_held(void);
 /* The simulator's own: the task N of the workbook exercise that the latest "cusim: error:" line
    names as "(task N)" (the line of the access or call at fault), or 0. */
 int cusim_last_error_task(void);
+/* The simulator's own: the next kernel launched fails when it runs, as a kernel that faults
+   does: its launch succeeds, and cudaDeviceSynchronize (or any later wait) returns the sticky
+   cudaErrorLaunchFailure. A lesson's driver plants it (#ifdef CUSIM) to see that the learner's
+   code checks the status of its wait; no GPU API can do this. */
+void cusim_plant_kernel_failure(void);
 cudaError_t cudaProfilerStop(void);
 
 #ifdef __cplusplus
