@@ -33,6 +33,10 @@ static const char *wait_for(const char *kernel, const char *tasks, const char *u
     snprintf(where, sizeof where, "task %d", cusim_last_error_task());
   snprintf(reason, sizeof reason, "%s: %s in %s (cusim: error says why)", kernel,
            cudaGetErrorName(status), where);
+  /* The FAIL line fits 80 columns: a long error name (cudaErrorSynchronizationError) drops the
+   * pointer to the cusim: line above it. */
+  if (strlen(reason) > 74)
+    snprintf(reason, sizeof reason, "%s: %s in %s", kernel, cudaGetErrorName(status), where);
   (void)tasks;
 #else
   snprintf(reason, sizeof reason, "%s: %s (%s)", kernel, cudaGetErrorName(status), tasks);
