@@ -41,9 +41,9 @@ bool check_kernel_params(void **args, std::size_t count, const std::size_t *size
                          const char *file, int line) {
   if (count == 0) return true;
   if (args == nullptr) {
-    rt::report("kernel '%s' launched at %s:%d: it has %zu parameter%s and the argument array is "
+    rt::report("kernel '%s' launched at %s: it has %zu parameter%s and the argument array is "
                "NULL (pass an array holding the address of each argument)",
-               name, rt::base_name(file), line, count, count == 1 ? "" : "s");
+               name, rt::place(file, line).c_str(), count, count == 1 ? "" : "s");
     rt::set_error(cudaErrorInvalidValue);
     return false;
   }
@@ -64,11 +64,11 @@ bool check_kernel_params(void **args, std::size_t count, const std::size_t *size
         why = "memory the host cannot read";
     }
     if (why) {
-      rt::report("kernel '%s' launched at %s:%d: argument array entry %zu (%p) is not the address "
+      rt::report("kernel '%s' launched at %s: argument array entry %zu (%p) is not the address "
                  "of an argument: it points to %s. The launch copies each argument from the "
                  "address given: put &a in the array, not a (on a GPU the program crashes "
                  "inside the launch call)",
-                 name, rt::base_name(file), line, i, p, why);
+                 name, rt::place(file, line).c_str(), i, p, why);
       rt::set_error(cudaErrorInvalidValue);
       return false;
     }
