@@ -387,6 +387,7 @@ int main(int argc, char **argv) {
   if (!strcmp(which, "arch_load")) return arch_load();
   if (!strcmp(which, "args_by_value")) return args_by_value();
   printf("usage: sim_nvrtc_cases "
-         "seed|features|compile_error|bad_option|driver_errors|bounds|two_modules|arch_load|args_by_value\n");
+         "seed|features|compile_error|bad_option|driver_errors|bounds|two_modules|arch_load|args_"
+         "by_value\n");
   return 2;
 }
