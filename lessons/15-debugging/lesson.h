@@ -22,7 +22,8 @@ cudaError_t fill_signal(float *signal, int n, unsigned seed);
 cudaError_t smooth(const float *signal, float *smoothed, int n);
 
 /* The whole pipeline on managed memory (task 4): fill_signal, smooth, then the largest value of
- * smoothed, read on the host. signal and smoothed come from cudaMallocManaged. */
+ * smoothed, read on the host. signal and smoothed come from cudaMallocManaged. Returns -1 when
+ * a launch or the wait reports an error. */
 float pipeline_peak(float *signal, float *smoothed, int n, unsigned seed);
 
 /* The CPU references (reference.c). */

@@ -33,6 +33,10 @@ static const char *wait_for(const char *kernel, const char *tasks, const char *u
     snprintf(where, sizeof where, "task %d", cusim_last_error_task());
   snprintf(reason, sizeof reason, "%s: %s in %s (cusim: error says why)", kernel,
            cudaGetErrorName(status), where);
+  /* The FAIL line fits 80 columns: a long error name (cudaErrorSynchronizationError) drops the
+   * pointer to the cusim: line above it. */
+  if (strlen(reason) > 74)
+    snprintf(reason, sizeof reason, "%s: %s in %s", kernel, cudaGetErrorName(status), where);
   (void)tasks;
 #else
   snprintf(reason, sizeof reason, "%s: %s (%s)", kernel, cudaGetErrorName(status), tasks);
@@ -113,5 +117,20 @@ int main(int argc, char **argv) {
           peak_right ? "yes" : "no");
   if (!peak_right)
     return finish(0, "task 4: the host read managed memory before the kernels finished");
+#ifdef CUSIM
+  /* Check 4 (task 4): the pipeline checks its wait. The simulator makes the next kernel fail
+   * when it runs, as a kernel that faults does: both launches succeed, and only
+   * cudaDeviceSynchronize() reports the error. The pipeline must return -1, not a peak read from
+   * memory the kernels never finished. No GPU API can plant such an error, so this check runs on
+   * the simulator only; the error is sticky (as on a GPU), so it is the last check. */
+  memset(smoothed, 0xFF, bytes);
+  cusim_plant_kernel_failure();
+  float failed_peak = pipeline_peak(signal, smoothed, n, seed);
+  int reported = failed_peak == -1.0f;
+  wb_info(&args, "check 4: a kernel fails; the pipeline reports it (returns -1): %s\n",
+          reported ? "yes" : "no");
+  if (!reported)
+    return finish(0, "task 4: a kernel failed: check what cudaDeviceSynchronize() returns");
+#endif
   return finish(1, NULL);
 }

@@ -92,6 +92,12 @@ static const char *broken_source = "extern \"C\" __global__ void broken(float *a
                                    "  if (i < n) a[i] = undeclared_scale * a[i];\n"
                                    "}\n";
 
+/* A kernel string that compiles only when the option -DOPTIONS_REACH_NVRTC=1 reached NVRTC. */
+static const char *options_source = "#if OPTIONS_REACH_NVRTC != 1\n"
+                                    "#error the options given did not reach nvrtcCompileProgram\n"
+                                    "#endif\n"
+                                    "extern \"C\" __global__ void probe(int *p) { *p = 1; }\n";
+
 /* Prints the first lines of a log, indented (at most `lines` lines). */
 static void print_log(const wb_args *args, const char *log, int lines) {
   const char *line = log;
@@ -198,9 +204,25 @@ int main(int argc, char **argv) {
   }
   wb_info(&args, "  error reported, with the log naming line 3: %s\n", check1 ? "yes" : "no");
   if (!check1)
-    failure = result == NVRTC_ERROR_COMPILATION && !log_names_line
+    failure = result == NVRTC_ERROR_INVALID_OPTION
+                  ? "task 1: NVRTC rejected an option (the log says which): pass those given"
+              : result == NVRTC_ERROR_COMPILATION && !log_names_line
                   ? "task 1: a failed compile must return NVRTC's log (it names the line)"
                   : "task 1: a string with an error must give NVRTC_ERROR_COMPILATION";
+  free(image);
+  free(log);
+
+  /* Check 1, again: the options given reach NVRTC (this string compiles only with its -D). */
+  image = NULL, log = NULL;
+  const char *probe_options[] = {arch, "-DOPTIONS_REACH_NVRTC=1"};
+  result = rtc_compile(options_source, "options.cu", 2, probe_options, &image, &log);
+  wb_info(&args, "  a string that needs the options given compiles: %s\n",
+          result == NVRTC_SUCCESS ? "yes" : "no");
+  if (result != NVRTC_SUCCESS && log && *log) print_log(&args, log, 3);
+  if (result != NVRTC_SUCCESS && !failure)
+    failure = result == NVRTC_ERROR_INVALID_OPTION
+                  ? "task 1: NVRTC rejected an option (the log says which): pass those given"
+                  : "task 1: pass the options given to nvrtcCompileProgram (count, options)";
   free(image);
   free(log);
 
@@ -221,7 +243,17 @@ int main(int argc, char **argv) {
     if (loaded != CUDA_SUCCESS) {
       seed_module = NULL;
       wb_info(&args, "check 2: loading the module or finding 'func' failed: %s\n", cu_name(loaded));
-      if (!failure) failure = "task 2: load the module and find 'func' in it";
+      /* Is the image itself the trouble (task 1's options), or the loading (task 2)? */
+      CUmodule probe = NULL;
+      CUresult image_loads = cuModuleLoadData(&probe, image);
+      if (image_loads == CUDA_SUCCESS) CU_CHECK(cuModuleUnload(probe));
+      if (!failure)
+        failure =
+            image_loads == CUDA_ERROR_INVALID_PTX || image_loads == CUDA_ERROR_NO_BINARY_FOR_GPU
+                ? "task 1: the PTX is for a newer GPU than this one: use the options given"
+            : loaded == CUDA_ERROR_NOT_FOUND
+                ? "task 2: no kernel 'func' in the module (is its name extern \"C\"?)"
+                : "task 2: load the module and find 'func' in it";
     } else {
       CU_CHECK(cuMemcpyHtoD(d_a, a, bytes));
       CU_CHECK(cuMemcpyHtoD(d_b, b, bytes));
@@ -229,7 +261,10 @@ int main(int argc, char **argv) {
       if (launched == CUDA_SUCCESS) launched = cuCtxSynchronize();
       if (launched != CUDA_SUCCESS) {
         wb_info(&args, "check 2: the launch failed: %s\n", cu_name(launched));
-        if (!failure) failure = "task 3: cuLaunchKernel with the arguments' addresses";
+        if (!failure)
+          failure = launched == CUDA_ERROR_INVALID_VALUE
+                        ? "task 3: kernelParams holds each argument's address (&a, not a)"
+                        : "task 3: cuLaunchKernel with the arguments' addresses";
         /* A failed kernel leaves the context unusable (on a GPU too): stop here. */
         return wb_finish(0, failure);
       } else {

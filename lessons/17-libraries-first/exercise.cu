@@ -74,7 +74,8 @@ cublasStatus_t library_handle(cublasHandle_t *handle, cudaStream_t stream) {
   //       cublasCreate(handle), then send its work to the given stream with
   //       cublasSetStream(*handle, stream): without that, cuBLAS works on the default stream,
   //       out of order with the rest of the program's work. Return the first status that is
-  //       not CUBLAS_STATUS_SUCCESS, or CUBLAS_STATUS_SUCCESS.
+  //       not CUBLAS_STATUS_SUCCESS, or CUBLAS_STATUS_SUCCESS; when cublasSetStream fails,
+  //       destroy the handle first (cublasDestroy), so nothing leaks.
   (void)stream;
   *handle = NULL;
   return CUBLAS_STATUS_NOT_INITIALIZED;
@@ -106,24 +107,31 @@ cublasStatus_t matmul_cublas(cublasHandle_t handle, const float *d_a, const floa
   // ---- end of task 3 ------------------------------------------------------------------------
 }
 
-curandStatus_t normal_sample(float *d_out, size_t count, unsigned long long seed,
-                             cudaStream_t stream) {
-  // ---- task 4: a generator, seeded, on the stream; then the sample ----------------------------
-  // TODO: cuRAND's host API, four calls and a clean-up:
-  //         curandCreateGenerator(&generator, CURAND_RNG_PSEUDO_PHILOX4_32_10);
-  //         curandSetPseudoRandomGeneratorSeed(generator, seed);
-  //         curandSetStream(generator, stream);
-  //         curandGenerateNormal(generator, d_out, count, 0.0f, 1.0f);  (mean, sd)
-  //       then curandDestroyGenerator(generator), whatever happened before. Return the first
-  //       status that is not CURAND_STATUS_SUCCESS. (Normal numbers come in pairs: count is
-  //       even, or cuRAND refuses with CURAND_STATUS_LENGTH_NOT_MULTIPLE.)
-  (void)d_out;
-  (void)count;
+// ---- task 4: a generator, seeded, on the stream; then the sample ------------------------------
+curandStatus_t library_generator(curandGenerator_t *generator, unsigned long long seed,
+                                 cudaStream_t stream) {
+  // TODO: cuRAND's host API, like the cuBLAS handle of task 2: made once, kept, used many times.
+  //         curandCreateGenerator(generator, CURAND_RNG_PSEUDO_PHILOX4_32_10);
+  //         curandSetPseudoRandomGeneratorSeed(*generator, seed);
+  //         curandSetStream(*generator, stream);
+  //       Return the first status that is not CURAND_STATUS_SUCCESS; when a call after the
+  //       create fails, destroy the generator first (curandDestroyGenerator), so nothing leaks.
   (void)seed;
   (void)stream;
-  return CURAND_STATUS_SUCCESS;
-  // ---- end of task 4 ------------------------------------------------------------------------
+  *generator = NULL;
+  return CURAND_STATUS_NOT_INITIALIZED;
 }
+
+curandStatus_t normal_sample(curandGenerator_t generator, float *d_out, size_t count) {
+  // TODO: curandGenerateNormal(generator, d_out, count, 0.0f, 1.0f) (mean, standard deviation).
+  //       Normal numbers come in pairs: count is even, or cuRAND refuses it with
+  //       CURAND_STATUS_LENGTH_NOT_MULTIPLE.
+  (void)generator;
+  (void)d_out;
+  (void)count;
+  return CURAND_STATUS_SUCCESS;
+}
+// ---- end of task 4 ----------------------------------------------------------------------------
 
 /* The hand-written generator: a Philox state per thread, each thread makes two numbers. */
 __global__ void normal_kernel_body(float *out, size_t count, unsigned long long seed) {

@@ -32,10 +32,14 @@ cublasStatus_t library_handle(cublasHandle_t *handle, cudaStream_t stream);
 cublasStatus_t matmul_cublas(cublasHandle_t handle, const float *d_a, const float *d_b, float *d_c,
                              int m, int n, int k);
 
-/* Task 4: `count` (even) normal numbers, mean 0 and standard deviation 1, into d_out with cuRAND's
- * host API (a Philox generator seeded with `seed`), on `stream`. Returns cuRAND's status. */
-curandStatus_t normal_sample(float *d_out, size_t count, unsigned long long seed,
-                             cudaStream_t stream);
+/* Task 4: a cuRAND generator (Philox) seeded with `seed`, whose work goes to `stream`: made once
+ * and kept, as the handle is. On an error it destroys what it made and returns cuRAND's status. */
+curandStatus_t library_generator(curandGenerator_t *generator, unsigned long long seed,
+                                 cudaStream_t stream);
+
+/* Task 4: `count` (even) normal numbers, mean 0 and standard deviation 1, into d_out from the
+ * generator, on its stream. Returns cuRAND's status; it does not wait. */
+curandStatus_t normal_sample(curandGenerator_t generator, float *d_out, size_t count);
 
 /* Given: the same with a hand-written kernel (curand_kernel.h's device API), on `stream`. */
 cudaError_t normal_kernel(float *d_out, size_t count, unsigned long long seed, cudaStream_t stream);

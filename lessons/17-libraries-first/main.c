@@ -32,6 +32,7 @@ typedef struct {
   uint64_t seed;
   cudaStream_t stream;
   cublasHandle_t handle;
+  curandGenerator_t generator;
   cublasStatus_t blas_status;
   curandStatus_t rand_status;
 } context;
@@ -53,7 +54,7 @@ static void run_cublas(void *c_) {
 
 static void run_curand(void *c_) {
   context *c = c_;
-  c->rand_status = normal_sample(c->d_normals, c->count, c->seed, c->stream);
+  c->rand_status = normal_sample(c->generator, c->d_normals, c->count);
 }
 
 static void run_normal_kernel(void *c_) {
@@ -73,11 +74,14 @@ static size_t count_wrong(const float *got, const float *want, size_t count, dou
 }
 
 /* What a column-major mistake produces, for a square product checked in full: B A (the operands
- * swapped: row-major arrays passed as if they were column-major), or (A B)^T (C read back in
- * column-major order). Returns a sentence, or NULL. */
+ * swapped: row-major arrays passed as if they were column-major), (A B)^T (C read back in
+ * column-major order), or NaN (the driver fills C with NaN first: beta = 1 adds it). Returns a
+ * sentence, or NULL when the wrong C is none of these (the caller then names only the task). */
 static const char *diagnose(const float *got, const float *a, const float *b, int n, double atol,
                             double rtol) {
-  size_t count = (size_t)n * n;
+  size_t count = (size_t)n * n, nans = 0;
+  for (size_t i = 0; i < count; ++i) nans += isnan(got[i]) != 0;
+  if (nans == count) return "task 3: C is all NaN, its old contents: beta must be 0 (&zero)";
   float *other = malloc(count * sizeof(float)), *product = malloc(count * sizeof(float));
   const char *why = NULL;
   if (other && product) {
@@ -162,6 +166,31 @@ static int normal_ok(const float *x, size_t count, double *mean, double *sd, dou
   return bad == 0 && fabs(*mean) <= 6.0 / sqrt((double)count) &&
          fabs(*sd * *sd - 1.0) <= 6.0 * sqrt(2.0 / count) &&
          fabs(*inside - p) <= 6.0 * sqrt(p * (1 - p) / count);
+}
+
+/* The seed given must decide the numbers: SEED_NUMBERS numbers from each of three fresh
+ * generators of library_generator, seeded with the seed, the seed again and the seed + 1, must
+ * be equal for the first two and differ for the third. Returns a failure, or NULL. `scratch`
+ * holds 2 x SEED_NUMBERS floats. */
+enum { SEED_NUMBERS = 1024 };
+static const char *check_seed(const context *c, float *scratch) {
+  for (int pass = 0; pass < 3; ++pass) {
+    curandGenerator_t generator = NULL;
+    unsigned long long seed = c->seed + (pass == 2);
+    if (library_generator(&generator, seed, c->stream) != CURAND_STATUS_SUCCESS)
+      return "task 4: a second generator could not be made";
+    curandStatus_t status = normal_sample(generator, c->d_normals, SEED_NUMBERS);
+    float *got = scratch + (pass == 0 ? 0 : SEED_NUMBERS);
+    CUDA_CHECK(cudaMemcpyAsync(got, c->d_normals, SEED_NUMBERS * sizeof(float),
+                               cudaMemcpyDeviceToHost, c->stream));
+    CUDA_CHECK(cudaStreamSynchronize(c->stream));
+    curandDestroyGenerator(generator);
+    if (status != CURAND_STATUS_SUCCESS) return "task 4: normal_sample failed on a new generator";
+    int same = pass > 0 && memcmp(scratch, got, SEED_NUMBERS * sizeof(float)) == 0;
+    if (pass == 1 && !same) return "task 4: one seed gave two samples: seed with the seed given";
+    if (pass == 2 && same) return "task 4: two seeds gave one sample: seed with the seed given";
+  }
+  return NULL;
 }
 
 /* FP32 peak in GFLOP/s: multiprocessors x FP32 lanes each x 2 (a fused multiply-add) x clock.
@@ -264,30 +293,66 @@ int main(int argc, char **argv) {
   long long blas_wrong = 1;
   if (handle_ok) {
     shape.handle = c.handle;
+    cublasStatus_t refused = CUBLAS_STATUS_SUCCESS;
+    int square_right = 0;
     blas_wrong = check_matmul("C (cuBLAS)", &c, run_cublas, got, want, a, b, &why);
-    if (!blas_wrong)
+    refused = c.blas_status;
+    if (!blas_wrong) {
+      square_right = 1;
       blas_wrong = check_matmul("C (cuBLAS)", &shape, run_cublas, got, want, a, b, NULL);
+      refused = shape.blas_status;
+    }
     wb_info(&args, "check 3: cublasSgemm, the same two products: %s\n", blas_wrong ? "no" : "yes");
     if (why) wb_info(&args, "  %s\n", why + strlen("task 3: "));
+    /* Only what is known: a recognised mistake, a refused call, or a wrong C of no known form. */
     if (blas_wrong && !failure)
-      failure = why ? why : "task 3: cuBLAS is column-major: C^T = B^T A^T (swap A and B)";
+      failure = why ? why
+                : refused == CUBLAS_STATUS_INVALID_VALUE
+                    ? "task 3: cuBLAS refused the sizes: is each leading dimension a row length?"
+                : refused != CUBLAS_STATUS_SUCCESS ? "task 3: cublasSgemm failed (its status above)"
+                : square_right ? "task 3: right when square, wrong when not: which size goes where?"
+                               : "task 3: C = A B is wrong: check each argument of cublasSgemm";
   }
 
-  /* Check 4: normal numbers, from cuRAND's host API and from the hand-written kernel. */
+  /* Check 4: the generator, made once (seeded, on the stream), and normal numbers from it; then
+   * the same from the hand-written kernel. */
   double mean, sd, inside;
-  CUDA_CHECK(cudaMemsetAsync(c.d_normals, 0xFF, sample, c.stream));
-  run_curand(&c);
-  CUDA_CHECK(cudaMemcpyAsync(normals, c.d_normals, sample, cudaMemcpyDeviceToHost, c.stream));
-  CUDA_CHECK(cudaStreamSynchronize(c.stream));
-  int curand_ok =
-      c.rand_status == CURAND_STATUS_SUCCESS && normal_ok(normals, count, &mean, &sd, &inside);
-  if (c.rand_status != CURAND_STATUS_SUCCESS)
-    wb_info(&args, "check 4: cuRAND returned status %d\n", (int)c.rand_status);
-  else
-    wb_info(&args, "check 4: %zu normals from cuRAND: mean %.4f, sd %.4f, %.1f%% in 1 sd: %s\n",
-            count, mean, sd, 100 * inside, curand_ok ? "yes" : "no");
-  if (!curand_ok && !failure)
-    failure = "task 4: curandGenerateNormal, mean 0, standard deviation 1, on the stream";
+  curandStatus_t generator_status = library_generator(&c.generator, c.seed, c.stream);
+  int curand_ok = 0;
+  if (generator_status != CURAND_STATUS_SUCCESS) {
+    wb_info(&args, "check 4: library_generator returned cuRAND status %d\n", (int)generator_status);
+    if (!failure) failure = "task 4: curandCreateGenerator, then its seed and its stream";
+  } else {
+    CUDA_CHECK(cudaMemsetAsync(c.d_normals, 0xFF, sample, c.stream));
+    run_curand(&c);
+    CUDA_CHECK(cudaMemcpyAsync(normals, c.d_normals, sample, cudaMemcpyDeviceToHost, c.stream));
+    CUDA_CHECK(cudaStreamSynchronize(c.stream));
+    curand_ok =
+        c.rand_status == CURAND_STATUS_SUCCESS && normal_ok(normals, count, &mean, &sd, &inside);
+    if (c.rand_status != CURAND_STATUS_SUCCESS)
+      wb_info(&args, "check 4: normal_sample returned cuRAND status %d\n", (int)c.rand_status);
+    else
+      wb_info(&args, "check 4: %zu normals from cuRAND: mean %.4f, sd %.4f, %.1f%% in 1 sd: %s\n",
+              count, mean, sd, 100 * inside, curand_ok ? "yes" : "no");
+    if (!curand_ok && !failure)
+      failure = "task 4: curandGenerateNormal, mean 0, standard deviation 1, on the stream";
+    if (curand_ok) {
+      const char *seed_failure = check_seed(&c, normals);
+      wb_info(&args, "  the same seed gives the same numbers, another seed others: %s\n",
+              seed_failure ? "no" : "yes");
+      if (seed_failure && !failure) failure = seed_failure;
+    }
+#ifdef CUSIM
+    /* cuRAND has no call that tells a generator's stream: the simulator answers (curand.h). */
+    cudaStream_t generator_stream = NULL;
+    int on_stream =
+        cusim_curand_generator_stream(c.generator, &generator_stream) == CURAND_STATUS_SUCCESS &&
+        generator_stream == c.stream;
+    wb_info(&args, "  the generator works on the program's stream: %s\n", on_stream ? "yes" : "no");
+    if (!on_stream && !failure)
+      failure = "task 4: the generator's stream must be the one given (curandSetStream)";
+#endif
+  }
   run_normal_kernel(&c);
   CUDA_CHECK(cudaMemcpyAsync(normals, c.d_normals, sample, cudaMemcpyDeviceToHost, c.stream));
   CUDA_CHECK(cudaStreamSynchronize(c.stream));
@@ -322,6 +387,7 @@ int main(int argc, char **argv) {
   }
 
   if (handle_status == CUBLAS_STATUS_SUCCESS) cublasDestroy(c.handle);
+  if (generator_status == CURAND_STATUS_SUCCESS) curandDestroyGenerator(c.generator);
   CUDA_CHECK(cudaFree((void *)c.d_a));
   CUDA_CHECK(cudaFree((void *)c.d_b));
   CUDA_CHECK(cudaFree(c.d_c));

@@ -71,7 +71,9 @@ cublasStatus_t library_handle(cublasHandle_t *handle, cudaStream_t stream) {
   // ---- task 2: a handle, and its stream -----------------------------------------------------
   cublasStatus_t status = cublasCreate(handle);
   if (status != CUBLAS_STATUS_SUCCESS) return status;
-  return cublasSetStream(*handle, stream);
+  status = cublasSetStream(*handle, stream);
+  if (status != CUBLAS_STATUS_SUCCESS) cublasDestroy(*handle); /* nothing leaks */
+  return status;
   // ---- end of task 2 ------------------------------------------------------------------------
 }
 
@@ -87,20 +89,21 @@ cublasStatus_t matmul_cublas(cublasHandle_t handle, const float *d_a, const floa
   // ---- end of task 3 ------------------------------------------------------------------------
 }
 
-curandStatus_t normal_sample(float *d_out, size_t count, unsigned long long seed,
-                             cudaStream_t stream) {
-  // ---- task 4: a generator, seeded, on the stream; then the sample ----------------------------
-  curandGenerator_t generator;
-  curandStatus_t status = curandCreateGenerator(&generator, CURAND_RNG_PSEUDO_PHILOX4_32_10);
+// ---- task 4: a generator, seeded, on the stream; then the sample ------------------------------
+curandStatus_t library_generator(curandGenerator_t *generator, unsigned long long seed,
+                                 cudaStream_t stream) {
+  curandStatus_t status = curandCreateGenerator(generator, CURAND_RNG_PSEUDO_PHILOX4_32_10);
   if (status != CURAND_STATUS_SUCCESS) return status;
-  status = curandSetPseudoRandomGeneratorSeed(generator, seed);
-  if (status == CURAND_STATUS_SUCCESS) status = curandSetStream(generator, stream);
-  if (status == CURAND_STATUS_SUCCESS)
-    status = curandGenerateNormal(generator, d_out, count, 0.0f, 1.0f);
-  curandStatus_t destroyed = curandDestroyGenerator(generator);
-  return status != CURAND_STATUS_SUCCESS ? status : destroyed;
-  // ---- end of task 4 ------------------------------------------------------------------------
+  status = curandSetPseudoRandomGeneratorSeed(*generator, seed);
+  if (status == CURAND_STATUS_SUCCESS) status = curandSetStream(*generator, stream);
+  if (status != CURAND_STATUS_SUCCESS) curandDestroyGenerator(*generator); /* nothing leaks */
+  return status;
 }
+
+curandStatus_t normal_sample(curandGenerator_t generator, float *d_out, size_t count) {
+  return curandGenerateNormal(generator, d_out, count, 0.0f, 1.0f);
+}
+// ---- end of task 4 ----------------------------------------------------------------------------
 
 /* The hand-written generator: a Philox state per thread, each thread makes two numbers. */
 __global__ void normal_kernel_body(float *out, size_t count, unsigned long long seed) {

@@ -317,6 +317,64 @@ static int two_modules(void) {
   return 0;
 }
 
+// Where the simulated device (an H100, sm_90) loads what NVRTC made, as a GPU does: PTX for its
+// own architecture or an older one, and `compute_90a`; not PTX for a newer target (the JIT
+// fails: CUDA_ERROR_INVALID_PTX), nor a CUBIN of another major architecture
+// (CUDA_ERROR_NO_BINARY_FOR_GPU). nvcc builds this file too (unit.sim.nvrtc.cases_build_with_nvcc);
+// the answers are an H100's, and the values are the ones real NVRTC 13 accepts.
+static int arch_load(void) {
+  context();
+  static const struct {
+    const char *option;
+    int cubin;
+  } cases[] = {{"-arch=compute_75", 0},  {"-arch=compute_90", 0},  {"-arch=compute_90a", 0},
+               {"-arch=compute_100", 0}, {"-arch=compute_120", 0}, {"-arch=compute_100f", 0},
+               {"-arch=sm_120", 0},      {"-arch=sm_90", 1},       {"-arch=sm_90a", 1},
+               {"-arch=sm_80", 1},       {"-arch=sm_120", 1}};
+  for (size_t c = 0; c < sizeof cases / sizeof cases[0]; ++c) {
+    const char *options[] = {cases[c].option, "-DSCALE=1"};
+    nvrtcResult r;
+    char *image = compile(seed_kernel, "seed.cu", 2, options, &r, cases[c].cubin);
+    if (!image) return 1;
+    CUmodule module;
+    CUresult loaded = cuModuleLoadData(&module, image);
+    printf("%s %s -> %s\n", cases[c].option, cases[c].cubin ? "CUBIN" : "PTX", result_name(loaded));
+    if (loaded == CUDA_SUCCESS) CU(cuModuleUnload(module));
+    free(image);
+  }
+  return 0;
+}
+
+// Values in the argument array where the addresses of the arguments belong: cuLaunchKernel copies
+// each argument from the address given, so on a GPU the host crashes inside the call (device
+// memory is not the host's). The simulator refuses the launch and names the entry.
+static int args_by_value(void) {
+  context();
+  const char *options[] = {"-DSCALE=1"};
+  nvrtcResult r;
+  char *image = compile(seed_kernel, "seed.cu", 1, options, &r, 0);
+  CUmodule module;
+  CUfunction f;
+  CU(cuModuleLoadData(&module, image));
+  CU(cuModuleGetFunction(&f, module, "func"));
+  CUdeviceptr d;
+  CU(cuMemAlloc(&d, 4096));
+  size_t n = 1;
+  void *values[] = {(void *)d, (void *)d, &n};
+  printf("device pointers as values -> %s\n",
+         result_name(cuLaunchKernel(f, 1, 1, 1, 32, 1, 1, 0, NULL, values, NULL)));
+  void *count[] = {&d, &d, (void *)n};
+  printf("a count as a value -> %s\n",
+         result_name(cuLaunchKernel(f, 1, 1, 1, 32, 1, 1, 0, NULL, count, NULL)));
+  void *addresses[] = {&d, &d, &n};
+  CU(cuLaunchKernel(f, 1, 1, 1, 32, 1, 1, 0, NULL, addresses, NULL));
+  CU(cuCtxSynchronize());
+  printf("addresses -> CUDA_SUCCESS\n");
+  CU(cuMemFree(d));
+  CU(cuModuleUnload(module));
+  free(image);
+  return 0;
+}
 int main(int argc, char **argv) {
   const char *which = argc > 1 ? argv[1] : "";
   if (!strcmp(which, "seed")) return seed();
@@ -326,7 +384,10 @@ int main(int argc, char **argv) {
   if (!strcmp(which, "driver_errors")) return driver_errors();
   if (!strcmp(which, "bounds")) return bounds();
   if (!strcmp(which, "two_modules")) return two_modules();
+  if (!strcmp(which, "arch_load")) return arch_load();
+  if (!strcmp(which, "args_by_value")) return args_by_value();
   printf("usage: sim_nvrtc_cases "
-         "seed|features|compile_error|bad_option|driver_errors|bounds|two_modules\n");
+         "seed|features|compile_error|bad_option|driver_errors|bounds|two_modules|arch_load|args_"
+         "by_value\n");
   return 2;
 }

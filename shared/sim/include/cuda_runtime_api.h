@@ -160,6 +160,11 @@ int cusim_last_error_task(void);
 /* The simulator's own: the text of the latest "cusim: error:" line (without that prefix), or
    "", so a lesson's driver can tell two mistakes with one symptom apart. */
 const char *cusim_last_error_message(void);
+/* The simulator's own: the next kernel launched fails when it runs, as a kernel that faults
+   does: its launch succeeds, and cudaDeviceSynchronize (or any later wait) returns the sticky
+   cudaErrorLaunchFailure. A lesson's driver plants it (#ifdef CUSIM) to see that the learner's
+   code checks the status of its wait; no GPU API can do this. */
+void cusim_plant_kernel_failure(void);
 cudaError_t cudaProfilerStop(void);
 
 #ifdef __cplusplus

@@ -104,6 +104,11 @@ curandStatus_t curandGenerateLogNormalDouble(curandGenerator_t generator, double
                                              size_t n, double mean, double stddev);
 curandStatus_t curandGenerateSeeds(curandGenerator_t generator);
 
+/* The simulator's own, not cuRAND's: the stream a generator works on (curandSetStream; 0 for the
+   legacy default stream). cuRAND has no call that tells it; a lesson's driver asks the simulator
+   (#ifdef CUSIM) to check that a learner's generator was given its stream. */
+curandStatus_t cusim_curand_generator_stream(curandGenerator_t generator, cudaStream_t *stream);
+
 #ifdef __cplusplus
 }
 #endif

@@ -17,6 +17,10 @@ typedef void (*kernel_invoker)(const void *func, struct config cfg, void **args,
 void register_kernel(const void *func, const char *name, kernel_invoker invoker);
 cudaError_t launch_registered(const char *file, int line, const void *func, dim3 grid, dim3 block,
                               void **args, size_t shared, cudaStream_t stream);
+/* Each entry of the argument array must be the address of an argument (runtime:
+   launch_kernel.cpp); false, with a line and cudaErrorInvalidValue, for one that is not. */
+bool check_kernel_params(void **args, std::size_t count, const std::size_t *sizes, const char *name,
+                         const char *file, int line);
 /* The same, for cudaLaunchCooperativeKernel (runtime: cooperative.cpp). */
 cudaError_t launch_cooperative(const char *file, int line, const void *func, dim3 grid, dim3 block,
                                void **args, size_t shared, cudaStream_t stream);
@@ -36,6 +40,8 @@ void invoke_unpacked(void (*kernel)(P...), struct config cfg, void **args, const
 template <class... P>
 void invoke_kernel(const void *func, struct config cfg, void **args, const char *name,
                    const char *file, int line) {
+  const std::size_t sizes[] = {sizeof(P)..., 0};
+  if (!check_kernel_params(args, sizeof...(P), sizes, name, file, line)) return;
   invoke_unpacked(reinterpret_cast<void (*)(P...)>(const_cast<void *>(func)), cfg, args, name, file,
                   line, std::index_sequence_for<P...>{});
 }

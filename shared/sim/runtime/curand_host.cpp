@@ -346,3 +346,10 @@ curandStatus_t curandGenerateLogNormalDouble(curandGenerator_t generator, double
 }
 
 } // extern "C"
+
+extern "C" curandStatus_t cusim_curand_generator_stream(curandGenerator_t generator,
+                                                        cudaStream_t *stream) {
+  if (!cusim::rt::live(generator) || stream == nullptr) return CURAND_STATUS_NOT_INITIALIZED;
+  *stream = generator->stream;
+  return CURAND_STATUS_SUCCESS;
+}

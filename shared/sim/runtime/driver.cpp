@@ -115,7 +115,7 @@ int base64_value(char c) {
 }
 
 // The shared object in a module's text (nvrtc_module.hpp); false when it is damaged.
-bool decode_module(const char *text, std::string *abi, std::string *bytes) {
+bool decode_module(const char *text, std::string *abi, std::string *target, std::string *bytes) {
   size_t header = std::strlen(nvrtc::module_header);
   char *end = nullptr;
   unsigned long long size = std::strtoull(text + header, &end, 10);
@@ -125,7 +125,8 @@ bool decode_module(const char *text, std::string *abi, std::string *bytes) {
   const char *abi_end = std::strchr(p, '\n');
   if (!abi_end) return false;
   abi->assign(p + 3, abi_end);
-  p = std::strchr(abi_end + 1, '\n'); // the program's line
+  p = std::strchr(abi_end + 1, '\n'); // the program's line, with the target
+  if (p) target->assign(abi_end + 1, p);
   if (!p) return false;
   ++p;
   uint32_t acc = 0;
@@ -142,6 +143,43 @@ bool decode_module(const char *text, std::string *abi, std::string *bytes) {
     }
   }
   return bytes->size() == size;
+}
+
+// Where a GPU of the simulated device's compute capability would refuse the module, the error it
+// gives and a line saying why; CUDA_SUCCESS where it would load. The program's line starts with
+// `// .target sm_NN` (PTX, for the driver's JIT) or `// cubin sm_NN` (nvrtc.cpp). PTX compiles
+// for its own architecture or a newer one: a newer .target fails in the JIT
+// (CUDA_ERROR_INVALID_PTX). An `a` target is for one architecture only, an `f` one for its
+// family (same major version, same or newer minor). A CUBIN runs only on its own major version,
+// same or newer minor (CUDA_ERROR_NO_BINARY_FOR_GPU). A module without the line is older than
+// this rule and loads.
+CUresult check_target(const std::string &line, const char *api) {
+  bool cubin = line.compare(0, 12, "// cubin sm_") == 0;
+  if (!cubin && line.compare(0, 14, "// .target sm_") != 0) return CUDA_SUCCESS;
+  const char *p = line.c_str() + (cubin ? 12 : 14);
+  char *end = nullptr;
+  long target = std::strtol(p, &end, 10);
+  char suffix = (*end == 'a' || *end == 'f') ? *end : '\0';
+  int major = 0, minor = 0;
+  cudaDeviceGetAttribute(&major, cudaDevAttrComputeCapabilityMajor, 0);
+  cudaDeviceGetAttribute(&minor, cudaDevAttrComputeCapabilityMinor, 0);
+  long device = major * 10 + minor;
+  bool same_family = target / 10 == major && target % 10 <= minor;
+  bool loads = suffix == 'a'   ? target == device
+               : suffix == 'f' ? same_family
+               : cubin         ? same_family
+                               : target <= device;
+  if (loads) return CUDA_SUCCESS;
+  if (cubin) {
+    rt::report("%s: this CUBIN is for sm_%ld%s and the device is sm_%ld: a CUBIN runs only on "
+               "its own major architecture (compile PTX, --gpu-architecture=compute_%ld)",
+               api, target, suffix ? std::string(1, suffix).c_str() : "", device, device);
+    return CUDA_ERROR_NO_BINARY_FOR_GPU;
+  }
+  rt::report("%s: the PTX's .target is sm_%ld%s, which this device (sm_%ld) cannot run: the JIT "
+             "refuses it, as on a GPU (compile for the device's own compute_%ld)",
+             api, target, suffix ? std::string(1, suffix).c_str() : "", device, device);
+  return CUDA_ERROR_INVALID_PTX;
 }
 
 CUresult load(CUmodule *module, const void *image, const char *api) {
@@ -161,8 +199,8 @@ CUresult load(CUmodule *module, const void *image, const char *api) {
                api);
     return CUDA_ERROR_INVALID_PTX;
   }
-  std::string abi, bytes;
-  if (!decode_module(text, &abi, &bytes)) {
+  std::string abi, target, bytes;
+  if (!decode_module(text, &abi, &target, &bytes)) {
     rt::report("%s: the module's text is damaged (truncated or changed)", api);
     return CUDA_ERROR_INVALID_IMAGE;
   }
@@ -172,6 +210,7 @@ CUresult load(CUmodule *module, const void *image, const char *api) {
                api, abi.c_str(), nvrtc::module_abi());
     return CUDA_ERROR_UNSUPPORTED_PTX_VERSION;
   }
+  if (CUresult r = check_target(target, api)) return r;
   int fd = memfd_create("cusim-module", MFD_CLOEXEC);
   if (fd < 0) {
     rt::report("%s: memfd_create failed", api);
@@ -247,6 +286,7 @@ CUresult cuGetErrorName(CUresult error, const char **pStr) {
     CUSIM_NAME(CUDA_ERROR_INVALID_CONTEXT)
     CUSIM_NAME(CUDA_ERROR_INVALID_PTX)
     CUSIM_NAME(CUDA_ERROR_UNSUPPORTED_PTX_VERSION)
+    CUSIM_NAME(CUDA_ERROR_NO_BINARY_FOR_GPU)
     CUSIM_NAME(CUDA_ERROR_INVALID_SOURCE)
     CUSIM_NAME(CUDA_ERROR_FILE_NOT_FOUND)
     CUSIM_NAME(CUDA_ERROR_INVALID_HANDLE)
@@ -300,6 +340,9 @@ CUresult cuGetErrorString(CUresult error, const char **pStr) {
     break;
   case CUDA_ERROR_INVALID_PTX:
     s = "a PTX JIT compilation failed";
+    break;
+  case CUDA_ERROR_NO_BINARY_FOR_GPU:
+    s = "no kernel image is available for execution on the device";
     break;
   case CUDA_ERROR_UNSUPPORTED_PTX_VERSION:
     s = "the provided PTX was compiled with an unsupported toolchain.";

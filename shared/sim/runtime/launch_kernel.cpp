@@ -3,8 +3,11 @@
 #include "cuda_runtime.h"
 #include "internal.hpp"
 
+#include <cerrno>
 #include <cstdio>
 #include <mutex>
+#include <sys/uio.h>
+#include <unistd.h>
 #include <unordered_map>
 
 namespace cusim {
@@ -26,6 +29,51 @@ std::unordered_map<const void *, registered_kernel> &registry() {
 void register_kernel(const void *func, const char *name, kernel_invoker invoker) {
   std::lock_guard<std::mutex> lock(registry_mutex());
   registry()[func] = registered_kernel{name, invoker};
+}
+
+// The argument array of cudaLaunchKernel and cuLaunchKernel holds the ADDRESS of each argument:
+// the call copies sizes[i] bytes from args[i] on the host. A value in its place (a device
+// pointer, an int cast to a pointer) is read as an address: on a GPU the host crashes inside the
+// call (device memory is not the host's), or copies garbage. The simulator checks each entry
+// before reading it and refuses the launch (cudaErrorInvalidValue) with a line naming it:
+// stricter than a GPU, which crashes or runs on garbage.
+bool check_kernel_params(void **args, std::size_t count, const std::size_t *sizes, const char *name,
+                         const char *file, int line) {
+  if (count == 0) return true;
+  if (args == nullptr) {
+    rt::report("kernel '%s' launched at %s: it has %zu parameter%s and the argument array is "
+               "NULL (pass an array holding the address of each argument)",
+               name, rt::place(file, line).c_str(), count, count == 1 ? "" : "s");
+    rt::set_error(cudaErrorInvalidValue);
+    return false;
+  }
+  for (std::size_t i = 0; i < count; ++i) {
+    const void *p = args[i];
+    const char *why = nullptr;
+    rt::lookup l = rt::find(p);
+    if ((uintptr_t)p < 65536) {
+      why = "a small number, not an address";
+    } else if (l.live && (l.kind == rt::mem_kind::device || l.kind == rt::mem_kind::pool ||
+                          l.kind == rt::mem_kind::symbol)) {
+      why = "device memory, which the host cannot read";
+    } else if (!l.live) {
+      char probe[16];
+      struct iovec local = {probe, sizes[i] < sizeof probe ? sizes[i] : sizeof probe};
+      struct iovec remote = {const_cast<void *>(p), local.iov_len};
+      if (process_vm_readv(getpid(), &local, 1, &remote, 1, 0) < 0 && errno == EFAULT)
+        why = "memory the host cannot read";
+    }
+    if (why) {
+      rt::report("kernel '%s' launched at %s: argument array entry %zu (%p) is not the address "
+                 "of an argument: it points to %s. The launch copies each argument from the "
+                 "address given: put &a in the array, not a (on a GPU the program crashes "
+                 "inside the launch call)",
+                 name, rt::place(file, line).c_str(), i, p, why);
+      rt::set_error(cudaErrorInvalidValue);
+      return false;
+    }
+  }
+  return true;
 }
 
 cudaError_t launch_registered(const char *file, int line, const void *func, dim3 grid, dim3 block,

@@ -2,6 +2,7 @@
 // its stream (the scheduler runs it when the host waits for that stream).
 #include "api_state.hpp"
 
+#include <atomic>
 #include <cstdio>
 
 namespace cusim {
@@ -79,12 +80,31 @@ bool check_pointer_arg(const void *p, int index, const char *name, const char *f
   return false;
 }
 
+namespace {
+std::atomic<bool> planted_failure{false}; // cusim_plant_kernel_failure
+}
+
 void launch_submit(kernel_base *k, bool pointers_ok) {
   k->cooperative = rt::cooperative_launch_requested();
   if (!pointers_ok) {
     cudaStream_t stream = k->stream;
     delete k;
     rt::enqueue(stream, [] { rt::set_sticky(cudaErrorIllegalAddress); });
+    return;
+  }
+  if (planted_failure.exchange(false)) { // the launch succeeds; the kernel fails when it runs
+    rt::enqueue(k->stream, [k] {
+      if (rt::sticky() == cudaSuccess) {
+        char text[256];
+        std::snprintf(text, sizeof text,
+                      "kernel '%s' failed on purpose (the program planted the error with "
+                      "cusim_plant_kernel_failure): the wait reports cudaErrorLaunchFailure",
+                      k->name ? k->name : "?");
+        rt::print_message("cusim: note: ", text);
+        rt::set_sticky(cudaErrorLaunchFailure);
+      }
+      delete k;
+    });
     return;
   }
   rt::enqueue(k->stream, [k] {
@@ -105,3 +125,7 @@ void register_symbol(const void *addr, size_t size) {
 
 } // namespace detail
 } // namespace cusim
+
+extern "C" void cusim_plant_kernel_failure(void) {
+  cusim::detail::planted_failure.store(true);
+}

@@ -55,6 +55,7 @@ struct _nvrtcProgram {
   std::vector<std::pair<std::string, std::string>> headers; // include name, text
   std::string log;
   std::string image; // the module text, empty until a compile succeeded
+  std::string cubin; // the same, marked as a CUBIN for its architecture (-arch=sm_NN only)
   bool real_arch = false;
   std::vector<std::string> name_expressions;
   std::map<std::string, std::string> lowered;
@@ -221,8 +222,13 @@ bool safe_include_name(const std::string &n) {
   return true;
 }
 
-// An architecture option's value: compute_NN or sm_NN (an a or f suffix allowed).
-bool valid_arch(const std::string &v, bool *real) {
+// An architecture option's value, as NVRTC 13.0 takes it (its own answers, asked on the CPU):
+// compute_NN or sm_NN for NN in 75 80 86 87 88 89 90 100 103 110 120 121 is accepted; an `a`
+// suffix only for 90 and up, an `f` suffix only for 100 and up; any other NN (compute_70,
+// compute_999) or word is NVRTC_ERROR_INVALID_OPTION, and a suffix the architecture lacks
+// (compute_86a, compute_90f) is NVRTC_ERROR_COMPILATION.
+enum arch_verdict { arch_ok, arch_unknown, arch_no_variant };
+arch_verdict check_arch(const std::string &v, int *number, char *suffix, bool *real) {
   std::string digits;
   if (v.compare(0, 8, "compute_") == 0) {
     digits = v.substr(8);
@@ -231,19 +237,33 @@ bool valid_arch(const std::string &v, bool *real) {
     digits = v.substr(3);
     *real = true;
   } else {
-    return false;
+    return arch_unknown;
   }
-  if (!digits.empty() && (digits.back() == 'a' || digits.back() == 'f')) digits.pop_back();
-  if (digits.size() < 2 || digits.size() > 3) return false;
+  *suffix = '\0';
+  if (!digits.empty() && (digits.back() == 'a' || digits.back() == 'f')) {
+    *suffix = digits.back();
+    digits.pop_back();
+  }
+  if (digits.size() < 2 || digits.size() > 3) return arch_unknown;
   for (char c : digits)
-    if (c < '0' || c > '9') return false;
-  return std::atoi(digits.c_str()) >= 75;
+    if (c < '0' || c > '9') return arch_unknown;
+  static const int known[] = {75, 80, 86, 87, 88, 89, 90, 100, 103, 110, 120, 121};
+  *number = std::atoi(digits.c_str());
+  bool found = false;
+  for (int k : known) found = found || k == *number;
+  if (!found) return arch_unknown;
+  if ((*suffix == 'a' && *number < 90) || (*suffix == 'f' && *number < 100)) return arch_no_variant;
+  return arch_ok;
 }
 
 struct options {
   std::vector<std::string> preprocessor; // -D, -U, -I, -include
   std::string standard = "c++17";
   bool real_arch = false;
+  int arch = 75;      // NVRTC 13's default: compute_75
+  char suffix = '\0'; // 'a' (arch-specific) or 'f' (family-specific)
+  std::string warnings;
+  bool no_variant = false;
 };
 
 // NVRTC's options, as one string each ("--gpu-architecture=compute_90", "-DN=4") or as an
@@ -321,6 +341,7 @@ bool parse_options(int count, const char *const *given, options *o, std::string 
                                     "--device-c",
                                     "-dw",
                                     "--device-w"};
+  bool seen_arch = false;
   for (size_t i = 0; i < v.size(); ++i) {
     std::string opt = v[i], value;
     bool has_value = false;
@@ -351,14 +372,26 @@ bool parse_options(int count, const char *const *given, options *o, std::string 
       value = v[++i];
     }
     switch (w->second) {
-    case arch:
-      if (!valid_arch(value, &o->real_arch)) {
-        *log += "nvrtc: error: invalid value '" + value +
-                "' for option --gpu-architecture (-arch): use compute_NN or sm_NN, 75 or "
-                "newer\n";
+    case arch: {
+      int number = 0;
+      char suffix = '\0';
+      bool real = false;
+      arch_verdict verdict = check_arch(value, &number, &suffix, &real);
+      if (verdict == arch_unknown) {
+        *log += "nvrtc: error: invalid value for --gpu-architecture (-arch)\n"; // NVRTC's words
         return false;
       }
+      if (seen_arch && number != o->arch) // the last one counts, as in NVRTC, with its warning
+        o->warnings += "nvrtc: warning: \"--gpu-architecture(-arch)=" + std::to_string(o->arch) +
+                       "\" followed by \"--gpu-architecture(-arch)=" + std::to_string(number) +
+                       "\"\n";
+      seen_arch = true;
+      o->arch = number;
+      o->suffix = suffix;
+      o->real_arch = real;
+      o->no_variant = verdict == arch_no_variant;
       break;
+    }
     case define:
       o->preprocessor.push_back("-D" + value);
       break;
@@ -397,10 +430,17 @@ std::string temp_root() {
 nvrtcResult compile(nvrtcProgram prog, int count, const char *const *given) {
   prog->log.clear();
   prog->image.clear();
+  prog->cubin.clear();
   prog->lowered.clear();
   prog->compiled = false;
   options o;
   if (!parse_options(count, given, &o, &prog->log)) return NVRTC_ERROR_INVALID_OPTION;
+  if (o.no_variant) { // NVRTC's front end refuses it, in these words
+    prog->log = o.warnings +
+                "Command-line error: invalid or no value specified with --nv_arch flag\n\n"
+                "1 catastrophic error detected in this compilation.\nCompilation terminated.\n";
+    return NVRTC_ERROR_COMPILATION;
+  }
 
   std::string dir_template = temp_root() + "/cusim-nvrtc.XXXXXX";
   std::vector<char> dir_buf(dir_template.begin(), dir_template.end());
@@ -497,7 +537,7 @@ nvrtcResult compile(nvrtcProgram prog, int count, const char *const *given) {
     return NVRTC_ERROR_BUILTIN_OPERATION_FAILURE;
   }
   int errors = 0;
-  prog->log = nvrtc_log(raw, path, prog->name, prog->source, &errors);
+  prog->log = o.warnings + nvrtc_log(raw, path, prog->name, prog->source, &errors);
   if (rc != 0) {
     if (errors == 0) prog->log += raw; // a message in no known form: as it came
     prog->log += std::to_string(errors ? errors : 1) + (errors > 1 ? " errors" : " error") +
@@ -524,10 +564,17 @@ nvrtcResult compile(nvrtcProgram prog, int count, const char *const *given) {
     }
     dlclose(handle);
   }
-  prog->image = std::string(module_header) + " " + std::to_string(bytes.size()) + "\n// " +
-                module_abi() + "\n// program \"" + prog->name +
-                "\": compiled for the CPU simulator; this is not PTX and no GPU can load it\n" +
-                base64(bytes);
+  // The target leads the program's line: the driver API loads the module only where a GPU of the
+  // simulated device's architecture would (driver.cpp). A CUBIN says so in the same place.
+  std::string target = std::to_string(o.arch) + (o.suffix ? std::string(1, o.suffix) : "");
+  std::string rest =
+      "program \"" + prog->name +
+      "\": compiled for the CPU simulator; this is not PTX and no GPU can load it\n" +
+      base64(bytes);
+  std::string head =
+      std::string(module_header) + " " + std::to_string(bytes.size()) + "\n// " + module_abi();
+  prog->image = head + "\n// .target sm_" + target + ", " + rest;
+  prog->cubin = head + "\n// cubin sm_" + target + ", " + rest;
   prog->real_arch = o.real_arch;
   prog->compiled = true;
   return NVRTC_SUCCESS;
@@ -636,7 +683,7 @@ nvrtcResult nvrtcGetCUBINSize(nvrtcProgram prog, size_t *cubinSizeRet) {
   if (!live(prog)) return NVRTC_ERROR_INVALID_PROGRAM;
   if (cubinSizeRet == nullptr) return NVRTC_ERROR_INVALID_INPUT;
   if (!prog->compiled) return NVRTC_ERROR_INVALID_PROGRAM;
-  *cubinSizeRet = prog->real_arch ? prog->image.size() + 1 : 0;
+  *cubinSizeRet = prog->real_arch ? prog->cubin.size() + 1 : 0;
   return NVRTC_SUCCESS;
 }
 
@@ -644,7 +691,7 @@ nvrtcResult nvrtcGetCUBIN(nvrtcProgram prog, char *cubin) {
   if (!live(prog)) return NVRTC_ERROR_INVALID_PROGRAM;
   if (cubin == nullptr) return NVRTC_ERROR_INVALID_INPUT;
   if (!prog->compiled || !prog->real_arch) return NVRTC_ERROR_INVALID_PROGRAM;
-  std::memcpy(cubin, prog->image.c_str(), prog->image.size() + 1);
+  std::memcpy(cubin, prog->cubin.c_str(), prog->cubin.size() + 1);
   return NVRTC_SUCCESS;
 }
 
