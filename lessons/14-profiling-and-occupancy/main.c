@@ -38,8 +38,8 @@ static const struct {
  * step of cuda_occupancy.h gives the same answer as the README's rule (checked below). */
 static const struct {
   int threads, shared, registers;
-} register_table[] = {{100, 0, 16},  {256, 0, 40}, {100, 0, 40},  {128, 0, 36},  {256, 0, 64},
-                      {128, 0, 72},  {32, 0, 128}, {256, 0, 255}, {1024, 0, 128}};
+} register_table[] = {{100, 0, 16}, {256, 0, 40}, {100, 0, 40},  {128, 0, 36},  {256, 0, 64},
+                      {128, 0, 72}, {32, 0, 128}, {256, 0, 255}, {1024, 0, 128}};
 enum {
   PROBE_ROWS = sizeof table / sizeof table[0],
   REGISTER_ROWS = sizeof register_table / sizeof register_table[0],

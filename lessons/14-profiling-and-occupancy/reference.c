@@ -31,9 +31,9 @@ int occupancy_reference(const sm_limits *sm, int threads, int shared_bytes, int 
   int per_warp = round_up(registers * sm->warp_size, sm->register_unit);
   if (per_warp > 0) {
     if (per_warp * warps > REGISTERS_PER_BLOCK) return 0; /* the launch itself would fail */
-    int by_registers = partitions ? sm->registers_per_sm / SUB_PARTITIONS / per_warp *
-                                        SUB_PARTITIONS / warps
-                                  : sm->registers_per_sm / per_warp / warps;
+    int by_registers =
+        partitions ? sm->registers_per_sm / SUB_PARTITIONS / per_warp * SUB_PARTITIONS / warps
+                   : sm->registers_per_sm / per_warp / warps;
     blocks = smaller(blocks, by_registers);
   }
   int per_block = round_up(shared_bytes, sm->shared_unit) + sm->shared_reserved;
