@@ -52,6 +52,9 @@ std::string place(const char *file, int line);
 int launch_bound_by_name(const char *name);
 // " at file:line (task N)" for a code address in the program, or "" (addr2line: error paths only).
 std::string source_line(const void *pc, bool outside_simulator = false);
+// " in FUNCTION at file:line (task N)" for a code address in the program's own code, or ""
+// (addr2line: the crash handler). exact: pc is a faulting instruction, not a return address.
+std::string function_place(const void *pc, bool exact);
 
 // ---- streams (streams.cpp) ----------------------------------------------------------------------
 // One in-order queue per stream, run lazily: only what the host waits for runs (see streams.cpp).
