@@ -1554,7 +1554,7 @@ static void collect_functions(rewriter *r, function_table *table, unsigned char 
           break;
         }
       }
-      if (open != NO_TOKEN && open > 1 && token_in_list(r, open - 1, attribute_words))
+      if (open != NO_TOKEN && open > 1 && token_is(r, open - 1, "__launch_bounds__"))
         before = open - 2;
     }
     if (!(token_is_identifier(r, before) || token_is_char(r, before, '*') ||
