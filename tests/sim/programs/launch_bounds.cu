@@ -5,6 +5,8 @@
 
 #define BOUND 256
 
+__global__ void __launch_bounds__(BOUND) scale(float *x, int n); // a prototype with it too
+
 __global__ void __launch_bounds__(BOUND) scale(float *x, int n) {
   int i = blockIdx.x * blockDim.x + threadIdx.x;
   if (i < n) x[i] *= 2.0f;
@@ -18,6 +20,12 @@ __global__ void __launch_bounds__(2 * 64, 4) offset(float *x, int n) {
 __global__ void unbounded(float *x, int n) {
   int i = blockIdx.x * blockDim.x + threadIdx.x;
   if (i < n) x[i] -= 1.0f;
+}
+
+// A template's bound (the simulator does not register templates: not honoured there, built).
+template <int Threads> __global__ void __launch_bounds__(Threads) negate(float *x, int n) {
+  int i = blockIdx.x * blockDim.x + threadIdx.x;
+  if (i < n) x[i] = -x[i];
 }
 
 static int failures = 0;
@@ -57,6 +65,10 @@ int main() {
          "a launch of 256 threads of offset did not fail");
   unbounded<<<1, 1024>>>(d, n);
   expect(cudaGetLastError() == cudaSuccess, "a launch of 1024 threads of unbounded failed");
+
+  negate<64><<<n / 64, 64>>>(d, n); // twice: the values come back
+  negate<64><<<n / 64, 64>>>(d, n);
+  expect(cudaGetLastError() == cudaSuccess, "a launch of 64 threads of negate<64> failed");
 
   int count = n;
   void *args[] = {&d, &count};
