@@ -45,8 +45,12 @@ cudaError_t saxpy_shaped(float a, const float *d_x, float *d_y, int n, launch_sh
 /* The runtime's blocks per SM for saxpy_kernel (given). */
 cudaError_t saxpy_occupancy(int threads, int *blocks);
 
-/* The CPU reference (reference.c). */
+/* The CPU references (reference.c): saxpy, and the blocks per SM that CUDA's occupancy
+ * calculator gives (partitions: 1 to split the register file among the SM's 4 schedulers as
+ * cuda_occupancy.h does, 0 for the README's rule). */
 void saxpy_reference(float a, const float *x, float *y, int n);
+int occupancy_reference(const sm_limits *sm, int threads, int shared_bytes, int registers,
+                        int partitions);
 
 #ifdef __cplusplus
 }

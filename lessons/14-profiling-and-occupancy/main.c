@@ -32,7 +32,19 @@ static const struct {
   int threads, shared;
 } table[] = {{1, 0},    {32, 0},      {96, 0},      {100, 0},    {256, 0},   {1000, 0},
              {1024, 0}, {256, 16384}, {128, 16384}, {64, 10000}, {32, 7000}, {128, 49152}};
-enum { ROWS = sizeof table / sizeof table[0] };
+/* Rows with given registers per thread, where registers decide (or, at 16, where they leave the
+ * warps to decide), against the occupancy calculator (reference.c): 36 registers are 1,152 a
+ * warp, allocated as 1,280; 100 threads take 4 warps' registers. At every row the sub-partition
+ * step of cuda_occupancy.h gives the same answer as the README's rule (checked below). */
+static const struct {
+  int threads, shared, registers;
+} register_table[] = {{100, 0, 16}, {256, 0, 40}, {100, 0, 40},  {128, 0, 36},  {256, 0, 64},
+                      {128, 0, 72}, {32, 0, 128}, {256, 0, 255}, {1024, 0, 128}};
+enum {
+  PROBE_ROWS = sizeof table / sizeof table[0],
+  REGISTER_ROWS = sizeof register_table / sizeof register_table[0],
+  ROWS = PROBE_ROWS + REGISTER_ROWS
+};
 
 static int attribute(enum cudaDeviceAttr which) {
   int value = 0;
@@ -61,8 +73,9 @@ static int occupancy_percent(const sm_limits *sm, int blocks, int threads) {
   return 100 * blocks * warps / (sm->max_threads_per_sm / sm->warp_size);
 }
 
-/* Check 1: your blocks_per_sm against the runtime on every row of the table. Returns the number
- * of rows that differ. */
+/* Check 1: your blocks_per_sm against the runtime on every row of the probe kernel's table, and
+ * against the occupancy calculator (reference.c) on every row with given registers. Returns the
+ * number of rows that differ. */
 static int check_table(const wb_args *args, const sm_limits *sm) {
   int registers = probe_registers(), wrong = 0;
   if (registers < 0) wb_usage_error(&program, "cudaFuncGetAttributes failed on the probe kernel");
@@ -73,13 +86,27 @@ static int check_table(const wb_args *args, const sm_limits *sm) {
   wb_info(args, "check 1: blocks per SM, yours against the runtime's\n");
   wb_info(args, "  %7s %9s %9s %6s %8s %10s\n", "threads", "shared B", "registers", "yours",
           "runtime", "occupancy");
-  for (int r = 0; r < ROWS; ++r) {
+  for (int r = 0; r < PROBE_ROWS; ++r) {
     int want = 0;
     CUDA_CHECK(probe_occupancy(table[r].threads, table[r].shared, &want));
     int got = blocks_per_sm(sm, table[r].threads, table[r].shared, registers);
     wb_info(args, "  %7d %9d %9d %6d %8d %9d%%%s\n", table[r].threads, table[r].shared, registers,
             got, want, occupancy_percent(sm, want, table[r].threads),
             got == want ? "" : "  <- wrong");
+    wrong += got != want;
+  }
+  wb_info(args, "check 1: given registers, yours against the occupancy calculator\n");
+  wb_info(args, "  %7s %9s %9s %6s %8s %10s\n", "threads", "shared B", "registers", "yours",
+          "expected", "occupancy");
+  for (int r = 0; r < REGISTER_ROWS; ++r) {
+    int threads = register_table[r].threads, shared = register_table[r].shared;
+    int regs = register_table[r].registers;
+    int want = occupancy_reference(sm, threads, shared, regs, 1);
+    if (want != occupancy_reference(sm, threads, shared, regs, 0))
+      wb_usage_error(&program, "register row %d: the sub-partition step changes the answer", r);
+    int got = blocks_per_sm(sm, threads, shared, regs);
+    wb_info(args, "  %7d %9d %9d %6d %8d %9d%%%s\n", threads, shared, regs, got, want,
+            occupancy_percent(sm, want, threads), got == want ? "" : "  <- wrong");
     wrong += got != want;
   }
   return wrong;

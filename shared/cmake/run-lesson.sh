@@ -54,7 +54,7 @@ run_one() { # prints the program's output, returns its exit code
     timeout --kill-after=5 "$seconds" "${sandbox[@]}" "$program" "$@" &
   pid=$!
   running=$pid
-  wait "$pid"
+  wait "$pid" 2>/dev/null # a crash: the program says where; the shell's own job line is noise
   status=$?
   kill -KILL -- "-$pid" 2>/dev/null
   running=''

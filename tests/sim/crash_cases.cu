@@ -37,6 +37,15 @@ __global__ void overflow(int *out, int depth) {
   out[threadIdx.x] = deep(&c, depth);
 }
 
+// Integer division by zero: on the host a SIGFPE, in a kernel too (a GPU does not trap).
+static int __attribute__((noinline)) ratio(int a, int b) {
+  return a / b;
+}
+
+__global__ void divide(int *out, int shift) {
+  out[threadIdx.x] = 100 / ((int)threadIdx.x - shift);
+}
+
 int main(int argc, char **argv) {
   const char *c = argc > 1 ? argv[1] : "";
   if (!std::strcmp(c, "read_far")) {
@@ -87,6 +96,19 @@ int main(int argc, char **argv) {
     std::printf("kernel returned: %s\n", cudaGetErrorName(e));
     return 0;
   }
-  std::fprintf(stderr, "usage: crash_cases read_far|write_past|big_local|overflow\n");
+  if (!std::strcmp(c, "host_divide")) {
+    std::printf("ratio: %d\n", ratio(argc, (int)std::strlen(c) - 11)); // 0: "host_divide"
+    return 0;
+  }
+  if (!std::strcmp(c, "kernel_divide")) {
+    int *out;
+    cudaMallocManaged(&out, 32 * sizeof(int));
+    divide<<<1, 32>>>(out, 5);
+    cudaError_t e = cudaDeviceSynchronize();
+    std::printf("kernel returned: %s\n", cudaGetErrorName(e));
+    return 0;
+  }
+  std::fprintf(stderr, "usage: crash_cases read_far|write_past|big_local|overflow|host_divide|"
+                       "kernel_divide\n");
   return 2;
 }

@@ -912,6 +912,10 @@ inline cudaError_t cudaOccupancyMaxPotentialBlockSize(int *minGridSize, int *blo
   (void)func;
   if (minGridSize == nullptr || blockSize == nullptr) return cudaErrorInvalidValue;
   int threads = 1024;
+  struct cudaFuncAttributes attributes; // maxThreadsPerBlock: the kernel's __launch_bounds__
+  if (::cudaFuncGetAttributes(&attributes, (const void *)func) == cudaSuccess &&
+      attributes.maxThreadsPerBlock < threads)
+    threads = attributes.maxThreadsPerBlock;
   if (blockSizeLimit > 0 && blockSizeLimit < threads) threads = blockSizeLimit;
   int per_sm = 0;
   cudaError_t e = ::cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per_sm, (const void *)func,
@@ -929,6 +933,10 @@ cudaOccupancyMaxPotentialBlockSizeVariableSMem(int *minGridSize, int *blockSize,
                                                UnaryFunction blockSizeToDynamicSMemSize,
                                                int blockSizeLimit = 0) {
   int threads = (blockSizeLimit > 0 && blockSizeLimit < 1024) ? blockSizeLimit : 1024;
+  struct cudaFuncAttributes attributes;
+  if (::cudaFuncGetAttributes(&attributes, (const void *)func) == cudaSuccess &&
+      attributes.maxThreadsPerBlock < threads)
+    threads = attributes.maxThreadsPerBlock;
   return cudaOccupancyMaxPotentialBlockSize(
       minGridSize, blockSize, func, (size_t)blockSizeToDynamicSMemSize(threads), blockSizeLimit);
 }

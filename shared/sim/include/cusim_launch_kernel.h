@@ -14,7 +14,11 @@ namespace cusim {
 
 typedef void (*kernel_invoker)(const void *func, struct config cfg, void **args, const char *name,
                                const char *file, int line);
-void register_kernel(const void *func, const char *name, kernel_invoker invoker);
+/* max_threads: the first argument of the kernel's __launch_bounds__, or 0 without one. */
+void register_kernel(const void *func, const char *name, kernel_invoker invoker,
+                     int max_threads = 0);
+/* The most threads a block of this kernel may have: its __launch_bounds__ maximum, else 1024. */
+int kernel_max_threads(const void *func);
 cudaError_t launch_registered(const char *file, int line, const void *func, dim3 grid, dim3 block,
                               void **args, size_t shared, cudaStream_t stream);
 /* Each entry of the argument array must be the address of an argument (runtime:
@@ -47,10 +51,24 @@ void invoke_kernel(const void *func, struct config cfg, void **args, const char 
 }
 } // namespace detail
 
+/* __launch_bounds__(maxThreadsPerBlock, minBlocksPerMultiprocessor, maxBlocksPerCluster): the
+   rewriter passes its arguments to the registration. Only the first changes what a launch may
+   do; the others steer the compiler's register budget, which the simulator does not model. */
+struct launch_bounds {
+  int max_threads, min_blocks, max_cluster;
+  constexpr launch_bounds(int max_threads_, int min_blocks_ = 0, int max_cluster_ = 0)
+      : max_threads(max_threads_), min_blocks(min_blocks_), max_cluster(max_cluster_) {}
+};
+
 /* What the rewriter writes after each __global__ definition. */
 struct kernel_registration {
   template <class... P> kernel_registration(void (*kernel)(P...), const char *name) {
     register_kernel(reinterpret_cast<const void *>(kernel), name, &detail::invoke_kernel<P...>);
+  }
+  template <class... P>
+  kernel_registration(void (*kernel)(P...), const char *name, launch_bounds bounds) {
+    register_kernel(reinterpret_cast<const void *>(kernel), name, &detail::invoke_kernel<P...>,
+                    bounds.max_threads);
   }
 };
 

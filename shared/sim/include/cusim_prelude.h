@@ -38,7 +38,13 @@
 #define __forceinline__ inline __attribute__((always_inline))
 #define __noinline__ __attribute__((noinline))
 #define __restrict__ __restrict
+/* Kept through preprocessing for the rewriter, which passes its arguments to the kernel's
+   registration (cusim_launch_kernel.h) and then removes it. */
+#ifdef CUSIM_PREPROCESS
+#define __launch_bounds__(...) __launch_bounds__(__VA_ARGS__)
+#else
 #define __launch_bounds__(...)
+#endif
 #define __maxnreg__(n)
 #define __grid_constant__
 #define __align__(n) __attribute__((aligned(n)))

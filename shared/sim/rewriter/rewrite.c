@@ -1446,21 +1446,29 @@ static void note_kernel(rewriter *r, function_table *table, size_t first, size_t
     if (token_is(r, k, "template")) return;
   for (size_t k = name + 1; k < body; k++)
     if (token_is_char(r, k, '=') || token_is_char(r, k, '.')) return;
-  if (!reserve((void **)&table->kernels, &table->kernel_capacity, table->kernel_count + 3,
+  if (!reserve((void **)&table->kernels, &table->kernel_capacity, table->kernel_count + 4,
                sizeof(size_t))) {
     r->out_of_memory = 1;
     return;
   }
+  size_t bounds = NO_TOKEN; /* the '(' of __launch_bounds__(...), the registration passes it on */
+  for (size_t k = first; k + 1 < name; k++)
+    if (token_is(r, k, "__launch_bounds__") && token_is_char(r, k + 1, '(')) bounds = k + 1;
   table->kernels[table->kernel_count++] = name;
   table->kernels[table->kernel_count++] = name + 1;
   table->kernels[table->kernel_count++] = body;
+  table->kernels[table->kernel_count++] = bounds;
 }
 
 /* After each recorded kernel's body, on the same line: a registration that lets
- * cudaLaunchKernel find the kernel by its address (cusim_launch_kernel.h). */
+ * cudaLaunchKernel find the kernel by its address (cusim_launch_kernel.h), with the arguments of
+ * its __launch_bounds__ if it has them (the launch checks, cudaFuncGetAttributes and the
+ * occupancy API honour them). */
 static void register_kernels(rewriter *r, const function_table *table) {
-  for (size_t e = 0; e + 2 < table->kernel_count && !r->out_of_memory; e += 3) {
+  for (size_t e = 0; e + 3 < table->kernel_count && !r->out_of_memory; e += 4) {
     size_t name = table->kernels[e], open = table->kernels[e + 1], body = table->kernels[e + 2];
+    size_t bounds = table->kernels[e + 3];
+    size_t bounds_close = bounds == NO_TOKEN ? NO_TOKEN : skip_group_forward(r, bounds, '(', ')');
     size_t close = skip_group_forward(r, open, '(', ')'), depth = 0, end = NO_TOKEN;
     for (size_t k = body; k < r->token_count; k++) {
       if (token_is_char(r, k, '{')) depth++;
@@ -1480,9 +1488,32 @@ static void register_kernels(rewriter *r, const function_table *table) {
     scratch_token(r, name);
     scratch_text(r, "), \"");
     scratch_token(r, name);
-    scratch_text(r, "\");");
+    scratch_text(r, "\"");
+    if (bounds_close != NO_TOKEN && bounds_close > bounds + 1) {
+      scratch_text(r, ", ::cusim::launch_bounds(");
+      scratch_tokens(r, bounds + 1, bounds_close, NULL, NULL);
+      scratch_text(r, ")");
+    }
+    scratch_text(r, ");");
     size_t after = r->tokens[end].start + 1;
     add_edit(r, end, after, after);
+  }
+}
+
+/* Every __launch_bounds__(...) leaves the text: the prelude kept it through preprocessing for
+ * the registration above, and the compiler after the rewriter does not know it. Its lines stay. */
+static void strip_launch_bounds(rewriter *r) {
+  for (size_t k = 0; k + 1 < r->token_count && !r->out_of_memory; k++) {
+    if (!token_is(r, k, "__launch_bounds__") || !token_is_char(r, k + 1, '(')) continue;
+    size_t close = skip_group_forward(r, k + 1, '(', ')');
+    if (close == NO_TOKEN) return;
+    size_t from = r->tokens[k].start, to = r->tokens[close].start + r->tokens[close].length;
+    r->scratch.size = 0;
+    scratch_text(r, " ");
+    for (size_t c = from; c < to; c++)
+      if (r->source[c] == '\n') scratch_text(r, "\n");
+    add_edit(r, k, from, to);
+    k = close;
   }
 }
 
@@ -1513,6 +1544,19 @@ static void collect_functions(rewriter *r, function_table *table, unsigned char 
     if (token_is_char(r, i, ')') && parens > 0) parens--;
     if (parens != 0 || !is_name(r, i) || !token_is_char(r, i + 1, '(') || i == 0) continue;
     size_t before = i - 1;
+    if (token_is_char(r, before, ')')) { /* void __launch_bounds__(256) name(: the attribute */
+      size_t open = NO_TOKEN, depth = 0;
+      for (size_t k = before + 1; k-- > 0 && before - k < RULE_WALK_LIMIT;) {
+        if (is_statement_boundary(r, k)) break;
+        if (token_is_char(r, k, ')')) depth++;
+        if (token_is_char(r, k, '(') && --depth == 0) {
+          open = k;
+          break;
+        }
+      }
+      if (open != NO_TOKEN && open > 1 && token_is(r, open - 1, "__launch_bounds__"))
+        before = open - 2;
+    }
     if (!(token_is_identifier(r, before) || token_is_char(r, before, '*') ||
           token_is_char(r, before, '&') || token_is(r, before, "&&") ||
           token_is_char(r, before, '>') || token_is(r, before, "::")) ||
@@ -1684,7 +1728,10 @@ static void check_rules(rewriter *r) {
   collect_functions(r, &table, body_space);
   check_calls(r, &table, body_space);
   /* Only preprocessed input has the headers that declare the registry. */
-  if (r->marker_count > 0) register_kernels(r, &table);
+  if (r->marker_count > 0) {
+    register_kernels(r, &table);
+    strip_launch_bounds(r);
+  }
   free(table.slots);
   free(table.kernels);
   free(body_space);

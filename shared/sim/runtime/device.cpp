@@ -414,7 +414,7 @@ cudaError_t cudaProfilerStop(void) {
 cudaError_t cudaFuncGetAttributes(struct cudaFuncAttributes *attr, const void *func) {
   if (!attr || !func) return set_error(cudaErrorInvalidDeviceFunction);
   std::memset(attr, 0, sizeof *attr);
-  attr->maxThreadsPerBlock = 1024;
+  attr->maxThreadsPerBlock = ::cusim::kernel_max_threads(func); // __launch_bounds__, else 1024
   attr->numRegs = 32;
   attr->ptxVersion = 90;
   attr->binaryVersion = 90;
@@ -442,8 +442,8 @@ cudaError_t cudaOccupancyMaxActiveBlocksPerMultiprocessorWithFlags(int *numBlock
                                                                    size_t dynamicSMemSize,
                                                                    unsigned int) {
   if (!numBlocks || blockSize <= 0) return set_error(cudaErrorInvalidValue);
-  (void)func;
-  if (blockSize > 1024) {
+  // A block above the kernel's __launch_bounds__ maximum cannot launch: no block fits.
+  if (blockSize > 1024 || (func && blockSize > ::cusim::kernel_max_threads(func))) {
     *numBlocks = 0;
     return cudaSuccess;
   }

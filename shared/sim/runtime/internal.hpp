@@ -48,8 +48,13 @@ const char *base_name(const char *path);
 int task_at(const std::string &path, long line);
 // "exercise.cu:42 (task 3)": FILE without its folders, LINE, and its task when it has one.
 std::string place(const char *file, int line);
+// The __launch_bounds__ maximum of the kernel a launch names, or 0 (launch_kernel.cpp).
+int launch_bound_by_name(const char *name);
 // " at file:line (task N)" for a code address in the program, or "" (addr2line: error paths only).
 std::string source_line(const void *pc, bool outside_simulator = false);
+// " in FUNCTION at file:line (task N)" for a code address in the program's own code, or ""
+// (addr2line: the crash handler). exact: pc is a faulting instruction, not a return address.
+std::string function_place(const void *pc, bool exact);
 
 // ---- streams (streams.cpp) ----------------------------------------------------------------------
 // One in-order queue per stream, run lazily: only what the host waits for runs (see streams.cpp).

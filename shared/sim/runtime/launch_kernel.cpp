@@ -5,6 +5,7 @@
 
 #include <cerrno>
 #include <cstdio>
+#include <cstring>
 #include <mutex>
 #include <sys/uio.h>
 #include <unistd.h>
@@ -15,6 +16,7 @@ namespace {
 struct registered_kernel {
   const char *name;
   kernel_invoker invoker;
+  int max_threads; /* __launch_bounds__'s maximum, or 0 */
 };
 std::mutex &registry_mutex() {
   static std::mutex m;
@@ -26,9 +28,9 @@ std::unordered_map<const void *, registered_kernel> &registry() {
 }
 } // namespace
 
-void register_kernel(const void *func, const char *name, kernel_invoker invoker) {
+void register_kernel(const void *func, const char *name, kernel_invoker invoker, int max_threads) {
   std::lock_guard<std::mutex> lock(registry_mutex());
-  registry()[func] = registered_kernel{name, invoker};
+  registry()[func] = registered_kernel{name, invoker, max_threads > 0 ? max_threads : 0};
 }
 
 // The argument array of cudaLaunchKernel and cuLaunchKernel holds the ADDRESS of each argument:
@@ -76,9 +78,36 @@ bool check_kernel_params(void **args, std::size_t count, const std::size_t *size
   return true;
 }
 
+int kernel_max_threads(const void *func) {
+  std::lock_guard<std::mutex> lock(registry_mutex());
+  auto found = registry().find(func);
+  if (found == registry().end() || found->second.max_threads <= 0) return 1024;
+  return found->second.max_threads < 1024 ? found->second.max_threads : 1024;
+}
+
+namespace rt {
+// The __launch_bounds__ maximum of the kernel a <<< >>> launch names ("saxpy", "ns::saxpy"), or
+// 0. The launch knows the kernel by the name it was written with, not by its address: only
+// when every registered kernel of that name has a bound is it applied (the loosest of them),
+// so an overload or a namesake without one never fails a launch it should not.
+int launch_bound_by_name(const char *name) {
+  if (!name) return 0;
+  const char *colons = std::strrchr(name, ':');
+  const char *bare = colons ? colons + 1 : name;
+  std::lock_guard<std::mutex> lock(registry_mutex());
+  int bound = 0;
+  for (const auto &entry : registry()) {
+    if (!entry.second.name || std::strcmp(entry.second.name, bare) != 0) continue;
+    if (entry.second.max_threads <= 0) return 0;
+    if (entry.second.max_threads > bound) bound = entry.second.max_threads;
+  }
+  return bound;
+}
+} // namespace rt
+
 cudaError_t launch_registered(const char *file, int line, const void *func, dim3 grid, dim3 block,
                               void **args, size_t shared, cudaStream_t stream) {
-  registered_kernel kernel{nullptr, nullptr};
+  registered_kernel kernel{nullptr, nullptr, 0};
   {
     std::lock_guard<std::mutex> lock(registry_mutex());
     auto found = registry().find(func);

@@ -52,6 +52,18 @@ int launch_begin(const dim3 &grid, const dim3 &block, size_t shared, cudaStream_
     rt::set_error(cudaErrorInvalidConfiguration);
     return 1;
   }
+  int bound = rt::launch_bound_by_name(name);
+  if (bound > 0 && threads > (unsigned long long)bound) {
+    // A GPU refuses it: the kernel was compiled for at most `bound` threads (its registers
+    // budgeted for them), so the block does not fit (cuLaunchKernel:
+    // CUDA_ERROR_LAUNCH_OUT_OF_RESOURCES). The error is not sticky.
+    rt::report("too many resources requested for the launch of kernel '%s' at %s: a block of "
+               "%llu threads exceeds its __launch_bounds__ maximum of %d "
+               "(cudaErrorLaunchOutOfResources)",
+               name, rt::place(file, line).c_str(), threads, bound);
+    rt::set_error(cudaErrorLaunchOutOfResources);
+    return 1;
+  }
   if (!rt::valid_stream(stream)) {
     rt::report("launch of kernel '%s' at %s:%d: stream %p is not a live stream", name,
                rt::base_name(file), line, (void *)stream);

@@ -184,5 +184,66 @@ std::string source_line(const void *pc, bool outside_simulator) {
   if (int task = task_at(path, line)) text += " (task " + std::to_string(task) + ")";
   return text;
 }
+
+// The source a rewritten file came from (".../NAME.cusim/x_cu.cpp": its first linemarker names
+// it), or `path` itself. addr2line names the rewritten file for some host functions though their
+// lines are the source's (a DWARF 5 file-table quirk of binutils 2.40).
+static std::string original_source(const std::string &path) {
+  if (path.find(".cusim/") == std::string::npos) return path;
+  std::string source = path;
+  if (FILE *f = std::fopen(path.c_str(), "r")) {
+    char buf[4096];
+    for (int n = 0; n < 4 && std::fgets(buf, sizeof buf, f); ++n) {
+      const char *quote = std::strchr(buf, '"');
+      const char *end = quote ? std::strrchr(buf, '"') : nullptr;
+      if (buf[0] == '#' && buf[1] == ' ' && quote && end > quote + 1) {
+        source.assign(quote + 1, end);
+        break;
+      }
+    }
+    std::fclose(f);
+  }
+  return source;
+}
+
+// " in FUNCTION at exercise.cu:18 (task 1)" for a code address of the program's own code (not the
+// simulator's headers or runtime), or "" (addr2line: the crash handler only). `exact`: pc is the
+// faulting instruction itself, not a return address.
+std::string function_place(const void *pc, bool exact) {
+  Dl_info info;
+  if (!pc || !dladdr(pc, &info) || !info.dli_fname) return "";
+  uintptr_t rel = (uintptr_t)pc - (exact ? 0 : 1) - (uintptr_t)info.dli_fbase;
+  char cmd[1024];
+  std::snprintf(cmd, sizeof cmd, "addr2line -f -C -i -e '%s' 0x%" PRIxPTR " 2>/dev/null",
+                info.dli_fname, rel);
+  std::string result;
+  if (FILE *f = popen(cmd, "r")) {
+    char function[512], where[1024];
+    // Pairs of lines, the innermost inlined place first: the first in the program's own code.
+    while (result.empty() && std::fgets(function, sizeof function, f) &&
+           std::fgets(where, sizeof where, f)) {
+      std::string name = function, at = where;
+      while (!name.empty() && (name.back() == '\n' || name.back() == ' ')) name.pop_back();
+      while (!at.empty() && (at.back() == '\n' || at.back() == ' ')) at.pop_back();
+      size_t paren = at.find(" (discriminator");
+      if (paren != std::string::npos) at.resize(paren);
+      size_t colon = at.rfind(':');
+      if (at.empty() || at[0] == '?' || colon == std::string::npos) continue;
+      if (at.find("/sim/include/") != std::string::npos ||
+          at.find("/sim/runtime/") != std::string::npos)
+        continue;
+      long line = std::strtol(at.c_str() + colon + 1, nullptr, 10);
+      if (line <= 0) continue;
+      std::string path = original_source(at.substr(0, colon));
+      size_t open = name.find('(');
+      if (open != std::string::npos) name.resize(open); // "f(int, int)" -> "f"
+      if (!name.empty() && name[0] != '?') result = " in " + name;
+      result += " at " + std::string(base_name(path.c_str())) + ":" + std::to_string(line);
+      if (int task = task_at(path, line)) result += " (task " + std::to_string(task) + ")";
+    }
+    pclose(f);
+  }
+  return result;
+}
 } // namespace rt
 } // namespace cusim
