@@ -157,6 +157,13 @@ long long cusim_device_bytes_held(void);
 /* The simulator's own: the task N of the workbook exercise that the latest "cusim: error:" line
    names as "(task N)" (the line of the access or call at fault), or 0. */
 int cusim_last_error_task(void);
+/* The simulator's own, for the workbook's harness (wb_finish): the resources still live (device
+   memory, streams, events, cuBLAS handles, cuRAND generators, NVRTC programs, modules) that a call
+   in the learner's file made (a file with "// ---- task N" regions). Writes "task N: a cuBLAS
+   handle made at exercise.cu:57 is never destroyed" for the first of them by line into reason,
+   and the call that releases it into hint; returns how many there are. 0 after a kernel failed
+   (the sticky error) and with CUSIM_LEAK_CHECK=0. */
+int cusim_task_leaks(char *reason, size_t reason_size, char *hint, size_t hint_size);
 cudaError_t cudaProfilerStop(void);
 
 #ifdef __cplusplus
