@@ -181,6 +181,20 @@ bool resolve_site(const void *pc, bool outside_simulator, std::string *path, lon
   if (n <= 0) return false;
   *path = out.substr(0, colon);
   *line = n;
+  // binutils' addr2line (2.40) names DWARF 5's file 0 where the line program keeps its default
+  // file 1: the rewritten .cpp, for code of the .cu it came from (the line is the .cu's). That
+  // .cpp starts with "#line 1 ..." and the preprocessor's "# 0 "FILE.cu"": name FILE.cu.
+  if (path->size() > 4 && path->compare(path->size() - 4, 4, ".cpp") == 0) {
+    if (FILE *f = std::fopen(path->c_str(), "r")) {
+      char first[4096], second[4096];
+      if (std::fgets(first, sizeof first, f) && std::strncmp(first, "#line 1 ", 8) == 0 &&
+          std::fgets(second, sizeof second, f) && std::strncmp(second, "# 0 \"", 5) == 0) {
+        char *end = std::strchr(second + 5, '"');
+        if (end) *path = std::string(second + 5, end);
+      }
+      std::fclose(f);
+    }
+  }
   return true;
 }
 
