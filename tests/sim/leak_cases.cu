@@ -42,6 +42,7 @@ static int report(const char *name) {
   printf("%s: %s\n", name, ok ? "check ok" : "check WRONG");
   return ok ? 0 : 1;
 #else
+  (void)expect_task, (void)expect_line, (void)expect_what;
   printf("%s: made (a GPU releases it at exit)\n", name);
   return 0;
 #endif
