@@ -36,9 +36,13 @@ static int report(const char *name) {
   if (count) printf("  %s\n", hint);
   char want[256] = "";
   if (expect_line)
-    snprintf(want, sizeof want, "task %d: %s at leak_cases.cu:%d is never ", expect_task,
-             expect_what, expect_line);
-  int ok = expect_line ? count == 1 && strncmp(reason, want, strlen(want)) == 0 : count == 0;
+    snprintf(want, sizeof want, "task %d: %s on line %d is never ", expect_task, expect_what,
+             expect_line);
+  char where[64];
+  snprintf(where, sizeof where, "leak: made at leak_cases.cu:%d; ", expect_line);
+  int ok = expect_line ? count == 1 && strncmp(reason, want, strlen(want)) == 0 &&
+                             strncmp(hint, where, strlen(where)) == 0
+                       : count == 0;
   printf("%s: %s\n", name, ok ? "check ok" : "check WRONG");
   return ok ? 0 : 1;
 #else
@@ -108,16 +112,14 @@ static int one_case(const char *c) {
     // ---- task 5: a cuRAND generator --------------------------------------------------------
     curandGenerator_t generator;
     expect(5, "a cuRAND generator made", __LINE__ + 1);
-    if (curandCreateGenerator(&generator, CURAND_RNG_PSEUDO_PHILOX4_32_10) !=
-        CURAND_STATUS_SUCCESS)
+    if (curandCreateGenerator(&generator, CURAND_RNG_PSEUDO_PHILOX4_32_10) != CURAND_STATUS_SUCCESS)
       return 1;
     // ---- end of task 5 ---------------------------------------------------------------------
   } else if (!strcmp(c, "nvrtc")) {
     // ---- task 6: an NVRTC program ----------------------------------------------------------
     nvrtcProgram program;
     expect(6, "an NVRTC program made", __LINE__ + 1);
-    if (nvrtcCreateProgram(&program, kernel_source, "nothing.cu", 0, NULL, NULL) !=
-        NVRTC_SUCCESS)
+    if (nvrtcCreateProgram(&program, kernel_source, "nothing.cu", 0, NULL, NULL) != NVRTC_SUCCESS)
       return 1;
     // ---- end of task 6 ---------------------------------------------------------------------
   } else if (!strcmp(c, "module")) {

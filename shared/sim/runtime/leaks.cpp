@@ -147,8 +147,7 @@ void report_memory(const std::vector<held> &all, std::map<const void *, std::str
 
 // One line per other kind: "2 cuBLAS handles never destroyed (cublasDestroy): 2 at
 // exercise.cu:57 (task 2)."
-void report_resources(const std::vector<held> &all,
-                      std::map<const void *, std::string> &resolved) {
+void report_resources(const std::vector<held> &all, std::map<const void *, std::string> &resolved) {
   for (int kind = (int)resource::stream; kind <= (int)resource::module; ++kind) {
     std::map<std::string, size_t> places;
     size_t count = 0;
@@ -268,16 +267,18 @@ extern "C" int cusim_task_leaks(char *reason, size_t reason_size, char *hint, si
   int task = task_at(first.path, first.line);
   std::string text;
   if (task > 0) text = "task " + std::to_string(task) + ": ";
+  // The line alone: the file is the learner's own, and a long name would not fit the FAIL line.
   text += std::string(first.h->kind == -1 ? "device memory" : std::string(w.article) + w.one) +
-          (first.h->kind == -1 ? " allocated at " : " made at ") + base_name(first.path.c_str()) +
-          ":" + std::to_string(first.line) + " is never " + w.verb;
+          (first.h->kind == -1 ? " allocated on line " : " made on line ") +
+          std::to_string(first.line) + " is never " + w.verb;
   std::snprintf(reason, reason_size, "%s", text.c_str());
   std::string more;
   if (mine.size() > 1)
     more = "; " + std::to_string(mine.size() - 1) + " more of your code's " +
            (mine.size() == 2 ? "resource is" : "resources are") + " still live";
   std::snprintf(hint, hint_size,
-                "leak: %s releases it (a GPU does at exit, silently: only the simulator sees it)%s",
-                w.release, more.c_str());
+                "leak: made at %s:%ld; %s releases it (a GPU does at exit, silently: only the "
+                "simulator sees it)%s",
+                base_name(first.path.c_str()), first.line, w.release, more.c_str());
   return (int)mine.size();
 }
