@@ -1,6 +1,6 @@
 // Leaks of every kind the simulator tracks: one case per kind makes one resource and never
 // releases it (issue 24). Usage: leak_cases CASE (memory, stream, event, cublas, curand, nvrtc,
-// module, cumemalloc, header, after_fault, none; no CASE: every kind, then PASS).
+// module, cumemalloc, tail_call, header, after_fault, none; no CASE: every kind, then PASS).
 //
 // The regions below are marked as a workbook exercise's tasks are, so the simulator's check
 // (cusim_task_leaks, what the harness's wb_finish asks before a PASS) takes this file for the
@@ -82,6 +82,13 @@ static int driver_context(void) {
          cuCtxSetCurrent(context) == CUDA_SUCCESS;
 }
 
+// ---- task 9: a stream made by a call in tail position ---------------------------------------
+static const int make_stream_line = __LINE__ + 2;
+__attribute__((noinline)) static cudaError_t make_stream(cudaStream_t *stream) {
+  return cudaStreamCreate(stream);
+}
+// ---- end of task 9 --------------------------------------------------------------------------
+
 static int one_case(const char *c) {
   if (!strcmp(c, "memory")) {
     // ---- task 1: device memory -------------------------------------------------------------
@@ -138,6 +145,11 @@ static int one_case(const char *c) {
     expect(8, "device memory allocated", __LINE__ + 1);
     if (cuMemAlloc(&d, 4096) != CUDA_SUCCESS) return 1;
     // ---- end of task 8 ---------------------------------------------------------------------
+  } else if (!strcmp(c, "tail_call")) {
+    // The call is the function's last: the line named is still its own, not this one.
+    cudaStream_t stream;
+    expect(9, "a stream made", make_stream_line);
+    if (make_stream(&stream) != cudaSuccess) return 1;
   } else if (!strcmp(c, "header")) {
     // A stream the program's own code keeps (a file without task regions): never the learner's.
     if (driver_stream() == NULL) return 1;
