@@ -76,11 +76,14 @@ function(cusim_add_executable target)
         COMMENT "cusim-rewrite ${rel}"
         COMMAND_EXPAND_LISTS
         VERBATIM)
+      # -fno-optimize-sibling-calls: a call in tail position (`return cudaStreamCreate(s);`) stays a
+      # call, so the runtime's return address, the site its leak checks name, is the .cu's line,
+      # not the line of whoever called that function (the lesson's driver).
       set_source_files_properties("${out}" PROPERTIES
         LANGUAGE CXX
         # preprocessed already: only the three qualifiers the rewriter kept are left to remove
         COMPILE_DEFINITIONS "__global__=;__device__=;__host__="
-        COMPILE_OPTIONS "${checker_flags}")
+        COMPILE_OPTIONS "${checker_flags};-fno-optimize-sibling-calls")
       list(APPEND sources "${out}")
       list(APPEND rewritten "${out}")
     else()

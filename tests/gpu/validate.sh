@@ -3,12 +3,13 @@
 #
 # GPU ground truth. Builds everything for sm_90 with the real nvcc: every lesson's exercise and
 # solution, the must-not-compile corpus (tests/nocompile/*.cu: nvcc must REJECT each one) and the
-# simulator's program corpus (tests/sim/programs/*.cu). CI runs this half (--build-only), so it
-# cannot rot. Where a GPU is present (nvidia-smi works and a CUDA program runs), it then runs the
-# `ci` preset's cuda tests, every lesson's solution at its default size (timed, with its figures)
-# and the program corpus, and writes a results block (device, driver, CUDA, date, each result) to
-# FILE, ready to paste into docs/results.md. Any failure fails the script (exit 1); what it
-# skipped, and why, is said in one line each. Logs go to DIR (default build-validate/).
+# simulator's program corpus (tests/sim/programs/*.cu, and tests/sim/leak_cases.cu). CI runs this
+# half (--build-only), so it cannot rot. Where a GPU is present (nvidia-smi works and a CUDA
+# program runs), it then runs the `ci` preset's cuda tests, every lesson's solution at its default
+# size (timed, with its figures) and the program corpus, and writes a results block (device,
+# driver, CUDA, date, each result) to FILE, ready to paste into docs/results.md. Any failure fails
+# the script (exit 1); what it skipped, and why, is said in one line each. Logs go to DIR (default
+# build-validate/).
 set -u -o pipefail
 cd "$(dirname "${BASH_SOURCE[0]}")/../.." || exit 3
 root=$PWD
@@ -79,7 +80,9 @@ build_program() { # NAME SOURCE: one nvcc build; its status goes to a file (it r
   nvcc "${nvcc_flags[@]}" "${extra[@]}" -o "$dir/bin/$1" "$2" >"$logs/program.$1.log" 2>&1
   echo $? >"$logs/program.$1.status"
 }
-for program in "$root"/tests/sim/programs/*.cu; do
+# tests/sim/leak_cases.cu too: the simulator's leak tests (unit.sim.leak.*) make every kind of
+# resource with these calls, so nvcc must accept them; on a GPU it makes one of each and PASSes.
+for program in "$root"/tests/sim/programs/*.cu "$root"/tests/sim/leak_cases.cu; do
   [ -e "$program" ] || continue
   total=$((total + 1))
   name=${program##*/}

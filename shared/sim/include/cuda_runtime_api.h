@@ -165,6 +165,13 @@ const char *cusim_last_error_message(void);
    cudaErrorLaunchFailure. A lesson's driver plants it (#ifdef CUSIM) to see that the learner's
    code checks the status of its wait; no GPU API can do this. */
 void cusim_plant_kernel_failure(void);
+/* The simulator's own, for the workbook's harness (wb_finish): the resources still live (device
+   memory, streams, events, cuBLAS handles, cuRAND generators, NVRTC programs, modules) that a call
+   in the learner's file made (a file with "// ---- task N" regions). Writes "task N: a cuBLAS
+   handle made on line 57 is never destroyed" for the first of them by line into reason, and its
+   file and line and the call that releases it into hint; returns how many there are. 0 after a
+   kernel failed (the sticky error) and with CUSIM_LEAK_CHECK=0. */
+int cusim_task_leaks(char *reason, size_t reason_size, char *hint, size_t hint_size);
 cudaError_t cudaProfilerStop(void);
 
 #ifdef __cplusplus

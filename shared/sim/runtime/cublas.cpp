@@ -241,10 +241,12 @@ using namespace cusim::rt;
 extern "C" {
 
 cublasStatus_t cublasCreate(cublasHandle_t *handle) {
+  creation_site here(__builtin_return_address(0));
   if (handle == nullptr) return CUBLAS_STATUS_INVALID_VALUE;
   cublasHandle_t h = new cublasContext;
   std::lock_guard<std::mutex> lock(handles_mu);
   handles().insert(h);
+  resource_created(resource::cublas_handle, h);
   *handle = h;
   return CUBLAS_STATUS_SUCCESS;
 }
@@ -254,6 +256,7 @@ cublasStatus_t cublasDestroy(cublasHandle_t handle) {
     std::lock_guard<std::mutex> lock(handles_mu);
     if (!handles().erase(handle)) return CUBLAS_STATUS_NOT_INITIALIZED;
   }
+  resource_released(handle);
   delete handle;
   return CUBLAS_STATUS_SUCCESS;
 }

@@ -248,6 +248,7 @@ curandStatus_t create(curandGenerator_t *generator, curandRngType_t type, bool h
   g->host = host;
   std::lock_guard<std::mutex> lock(generators_mu);
   generators().insert(g);
+  resource_created(resource::curand_generator, g);
   *generator = g;
   return CURAND_STATUS_SUCCESS;
 }
@@ -261,15 +262,18 @@ using cusim::rt::output;
 extern "C" {
 
 curandStatus_t curandCreateGenerator(curandGenerator_t *generator, curandRngType_t rng_type) {
+  cusim::rt::creation_site here(__builtin_return_address(0));
   return cusim::rt::create(generator, rng_type, false);
 }
 curandStatus_t curandCreateGeneratorHost(curandGenerator_t *generator, curandRngType_t rng_type) {
+  cusim::rt::creation_site here(__builtin_return_address(0));
   return cusim::rt::create(generator, rng_type, true);
 }
 curandStatus_t curandDestroyGenerator(curandGenerator_t generator) {
   std::lock_guard<std::mutex> lock(cusim::rt::generators_mu);
   if (generator == nullptr || cusim::rt::generators().erase(generator) == 0)
     return CURAND_STATUS_NOT_INITIALIZED;
+  cusim::rt::resource_released(generator);
   delete generator; // queued generations hold copies of what they need
   return CURAND_STATUS_SUCCESS;
 }

@@ -243,6 +243,7 @@ CUresult load(CUmodule *module, const void *image, const char *api) {
   m->fd = fd;
   std::lock_guard<std::mutex> lock(mu);
   modules.insert(m);
+  cusim::rt::resource_created(cusim::rt::resource::module, m);
   *module = m;
   return CUDA_SUCCESS;
 }
@@ -508,11 +509,13 @@ CUresult cuDevicePrimaryCtxRelease(CUdevice dev) {
 }
 
 CUresult cuModuleLoadData(CUmodule *module, const void *image) {
+  cusim::rt::creation_site here(__builtin_return_address(0));
   return load(module, image, "cuModuleLoadData");
 }
 
 CUresult cuModuleLoadDataEx(CUmodule *module, const void *image, unsigned int numOptions,
                             CUjit_option *options, void **optionValues) {
+  cusim::rt::creation_site here(__builtin_return_address(0));
   if (numOptions > 0 && (options == nullptr || optionValues == nullptr))
     return CUDA_ERROR_INVALID_VALUE;
   return load(module, image, "cuModuleLoadDataEx"); // the JIT's options mean nothing here
@@ -564,6 +567,7 @@ CUresult cuModuleUnload(CUmodule hmod) {
     }
   }
   modules.erase(hmod);
+  cusim::rt::resource_released(hmod);
   dlclose(hmod->handle);
   close(hmod->fd);
   delete hmod;
@@ -608,6 +612,7 @@ CUresult cuLaunchKernel(CUfunction f, unsigned int gridDimX, unsigned int gridDi
 }
 
 CUresult cuMemAlloc(CUdeviceptr *dptr, size_t bytesize) {
+  cusim::rt::creation_site here(__builtin_return_address(0));
   if (CUresult r = need_context("cuMemAlloc")) return r;
   if (dptr == nullptr || bytesize == 0) return CUDA_ERROR_INVALID_VALUE;
   void *p = nullptr;
@@ -682,6 +687,7 @@ CUresult cuMemsetD32(CUdeviceptr dstDevice, unsigned int ui, size_t N) {
 }
 
 CUresult cuStreamCreate(CUstream *phStream, unsigned int Flags) {
+  cusim::rt::creation_site here(__builtin_return_address(0));
   CUSIM_DRIVER_CALL("cuStreamCreate", cudaStreamCreateWithFlags(phStream, Flags));
 }
 

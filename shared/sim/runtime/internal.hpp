@@ -31,6 +31,25 @@ void note_error_task(const char *message); // remembers the "(task N)" a cusim: 
 // that allocated it, as compute-sanitizer --leak-check full does; CUSIM_LEAK_CHECK=0 turns it off.
 extern thread_local const void *alloc_site;
 void watch_for_leaks(); // the first allocation registers the report at exit
+// Sets alloc_site for the API call it lives in, unless an outer API call (cuMemAlloc around
+// cudaMalloc, cudaStreamCreate around cudaStreamCreateWithPriority) set it first; clears it when
+// that outer call returns, so no early return leaves a stale site behind.
+struct creation_site {
+  bool outer;
+  explicit creation_site(const void *pc) : outer(alloc_site == nullptr) {
+    if (outer) alloc_site = pc;
+  }
+  ~creation_site() {
+    if (outer) alloc_site = nullptr;
+  }
+  creation_site(const creation_site &) = delete;
+  creation_site &operator=(const creation_site &) = delete;
+};
+// The other resources a program makes and must release, listed at exit with device memory and
+// checked by the workbook's harness (cusim_task_leaks): each is recorded with alloc_site.
+enum class resource { stream, event, cublas_handle, curand_generator, nvrtc_program, module };
+void resource_created(resource kind, const void *handle);
+void resource_released(const void *handle);
 
 // ---- messages (messages.cpp) -------------------------------------------------------------------
 // The columns to wrap the simulator's lines at (0: one line per message), fixed at start-up.
@@ -55,6 +74,8 @@ std::string source_line(const void *pc, bool outside_simulator = false);
 // " in FUNCTION at file:line (task N)" for a code address in the program's own code, or ""
 // (addr2line: the crash handler). exact: pc is a faulting instruction, not a return address.
 std::string function_place(const void *pc, bool exact);
+// The same as PATH (as the line tables name it) and LINE; false when the address has no line.
+bool resolve_site(const void *pc, bool outside_simulator, std::string *path, long *line);
 
 // ---- streams (streams.cpp) ----------------------------------------------------------------------
 // One in-order queue per stream, run lazily: only what the host waits for runs (see streams.cpp).

@@ -354,11 +354,11 @@ static cudaError_t alloc_common(void **ptr, size_t size, mem_kind kind, unsigned
 }
 
 cudaError_t cudaMalloc(void **devPtr, size_t size) {
-  alloc_site = __builtin_return_address(0);
+  creation_site here(__builtin_return_address(0));
   return alloc_common(devPtr, size, mem_kind::device, 0, "cudaMalloc");
 }
 cudaError_t cudaMallocManaged(void **devPtr, size_t size, unsigned int flags) {
-  alloc_site = __builtin_return_address(0);
+  creation_site here(__builtin_return_address(0));
   if (flags != cudaMemAttachGlobal && flags != cudaMemAttachHost)
     return set_error(cudaErrorInvalidValue);
   return alloc_common(devPtr, size, mem_kind::managed, flags, "cudaMallocManaged");
@@ -373,7 +373,7 @@ cudaError_t cudaHostAlloc(void **pHost, size_t size, unsigned int flags) {
   return alloc_common(pHost, size, mem_kind::pinned, flags, "cudaHostAlloc");
 }
 cudaError_t cudaMallocPitch(void **devPtr, size_t *pitch, size_t width, size_t height) {
-  alloc_site = __builtin_return_address(0);
+  creation_site here(__builtin_return_address(0));
   if (!pitch) return set_error(cudaErrorInvalidValue);
   size_t p = (width + 511) / 512 * 512;
   if (p == 0) p = 512;

@@ -147,17 +147,18 @@ std::string place(const char *file, int line) {
   return text;
 }
 
-// " at file:line (task N)" for a code address in the program, or "" (addr2line, error path only).
-std::string source_line(const void *pc, bool outside_simulator) {
+// The source line of a code address in the program: PATH as the line tables name it, and LINE
+// (addr2line, error paths and the leak checks only). Outside the simulator: the first place not in
+// its own headers (the cudaMalloc template, inlined into the learner's code, then names the
+// learner's line). False when there is no line table for it.
+bool resolve_site(const void *pc, bool outside_simulator, std::string *path, long *line) {
   Dl_info info;
-  if (!pc || !dladdr(pc, &info) || !info.dli_fname) return "";
+  if (!pc || !dladdr(pc, &info) || !info.dli_fname) return false;
   uintptr_t rel = (uintptr_t)pc - 1 - (uintptr_t)info.dli_fbase; // the call, not the return
   char cmd[1024];
   std::snprintf(cmd, sizeof cmd, "addr2line -i -e '%s' 0x%" PRIxPTR " 2>/dev/null", info.dli_fname,
                 rel);
   // With -i the innermost inlined place comes first, the function it was inlined into last.
-  // Outside the simulator: the first place not in its own headers (the cudaMalloc template,
-  // inlined into the learner's code, then names the learner's line).
   std::string out;
   if (FILE *f = popen(cmd, "r")) {
     char buf[1024];
@@ -175,14 +176,34 @@ std::string source_line(const void *pc, bool outside_simulator) {
   size_t paren = out.find(" (discriminator");
   if (paren != std::string::npos) out.resize(paren);
   size_t colon = out.rfind(':');
-  if (out.empty() || out[0] == '?' || colon == std::string::npos) return "";
-  long line = std::strtol(out.c_str() + colon + 1, nullptr, 10);
-  if (line <= 0) return "";
-  std::string path = out.substr(0, colon);
-  size_t slash = out.rfind('/');
-  std::string text = " at " + (slash == std::string::npos ? out : out.substr(slash + 1));
-  if (int task = task_at(path, line)) text += " (task " + std::to_string(task) + ")";
-  return text;
+  if (out.empty() || out[0] == '?' || colon == std::string::npos) return false;
+  long n = std::strtol(out.c_str() + colon + 1, nullptr, 10);
+  if (n <= 0) return false;
+  *path = out.substr(0, colon);
+  *line = n;
+  // binutils' addr2line (2.40) names DWARF 5's file 0 where the line program keeps its default
+  // file 1: the rewritten .cpp, for code of the .cu it came from (the line is the .cu's). That
+  // .cpp starts with "#line 1 ..." and the preprocessor's "# 0 "FILE.cu"": name FILE.cu.
+  if (path->size() > 4 && path->compare(path->size() - 4, 4, ".cpp") == 0) {
+    if (FILE *f = std::fopen(path->c_str(), "r")) {
+      char first[4096], second[4096];
+      if (std::fgets(first, sizeof first, f) && std::strncmp(first, "#line 1 ", 8) == 0 &&
+          std::fgets(second, sizeof second, f) && std::strncmp(second, "# 0 \"", 5) == 0) {
+        char *end = std::strchr(second + 5, '"');
+        if (end) *path = std::string(second + 5, end);
+      }
+      std::fclose(f);
+    }
+  }
+  return true;
+}
+
+// " at file:line (task N)" for a code address in the program, or "" (addr2line, error path only).
+std::string source_line(const void *pc, bool outside_simulator) {
+  std::string path;
+  long line = 0;
+  if (!resolve_site(pc, outside_simulator, &path, &line)) return "";
+  return " at " + place(path.c_str(), (int)line);
 }
 
 // The source a rewritten file came from (".../NAME.cusim/x_cu.cpp": its first linemarker names

@@ -11,6 +11,7 @@
 // Its undefined symbols (the scheduler's) bind to the program itself, which the simulator's
 // builds link with --export-dynamic. The compiler's messages are turned into NVRTC's log format,
 // "NAME(LINE): error: MESSAGE", at the string's own line numbers, with the line and a caret.
+#include "internal.hpp"
 #include "nvrtc_module.hpp"
 
 #include <nvrtc.h>
@@ -628,6 +629,7 @@ nvrtcResult nvrtcVersion(int *major, int *minor) {
 nvrtcResult nvrtcCreateProgram(nvrtcProgram *prog, const char *src, const char *name,
                                int numHeaders, const char *const *headers,
                                const char *const *includeNames) {
+  cusim::rt::creation_site here(__builtin_return_address(0));
   if (prog == nullptr || src == nullptr || numHeaders < 0 ||
       (numHeaders > 0 && (headers == nullptr || includeNames == nullptr)))
     return NVRTC_ERROR_INVALID_INPUT;
@@ -641,6 +643,7 @@ nvrtcResult nvrtcCreateProgram(nvrtcProgram *prog, const char *src, const char *
   for (int i = 0; i < numHeaders; ++i) p->headers.emplace_back(includeNames[i], headers[i]);
   std::lock_guard<std::mutex> lock(programs_mu);
   programs().insert(p);
+  cusim::rt::resource_created(cusim::rt::resource::nvrtc_program, p);
   *prog = p;
   return NVRTC_SUCCESS;
 }
@@ -651,6 +654,7 @@ nvrtcResult nvrtcDestroyProgram(nvrtcProgram *prog) {
     std::lock_guard<std::mutex> lock(programs_mu);
     if (!programs().erase(*prog)) return NVRTC_ERROR_INVALID_PROGRAM;
   }
+  cusim::rt::resource_released(*prog);
   delete *prog;
   *prog = nullptr;
   return NVRTC_SUCCESS;

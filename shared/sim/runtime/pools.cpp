@@ -244,7 +244,7 @@ cudaError_t cudaMemPoolTrimTo(cudaMemPool_t memPool, size_t minBytesToKeep) {
 }
 cudaError_t cudaMallocFromPoolAsync(void **ptr, size_t size, cudaMemPool_t memPool,
                                     cudaStream_t stream) {
-  if (!alloc_site) alloc_site = __builtin_return_address(0); // (cudaMallocAsync set its own)
+  creation_site here(__builtin_return_address(0)); // (cudaMallocAsync set its own)
   if (!ptr) return set_error(cudaErrorInvalidValue);
   if (!valid_stream(stream)) return set_error(cudaErrorInvalidResourceHandle);
   std::lock_guard<std::mutex> lock(mu);
@@ -257,7 +257,7 @@ cudaError_t cudaMallocFromPoolAsync(void **ptr, size_t size, cudaMemPool_t memPo
   return set_error(e);
 }
 cudaError_t cudaMallocAsync(void **devPtr, size_t size, cudaStream_t stream) {
-  alloc_site = __builtin_return_address(0);
+  creation_site here(__builtin_return_address(0));
   cudaMemPool_t p;
   cudaDeviceGetMemPool(&p, 0);
   return cudaMallocFromPoolAsync(devPtr, size, p, stream);

@@ -51,6 +51,7 @@ extern "C" {
 // ---- streams ----
 
 cudaError_t cudaStreamCreateWithPriority(cudaStream_t *pStream, unsigned int flags, int priority) {
+  creation_site here(__builtin_return_address(0));
   if (!pStream || flags > 1) return set_error(cudaErrorInvalidValue);
   std::lock_guard<std::mutex> lock(mu);
   CUSIM_CHECK_STICKY();
@@ -60,13 +61,16 @@ cudaError_t cudaStreamCreateWithPriority(cudaStream_t *pStream, unsigned int fla
 #endif
   streams.insert(s);
   stream_created(s, flags);
+  resource_created(resource::stream, s);
   *pStream = s;
   return cudaSuccess;
 }
 cudaError_t cudaStreamCreateWithFlags(cudaStream_t *pStream, unsigned int flags) {
+  creation_site here(__builtin_return_address(0));
   return cudaStreamCreateWithPriority(pStream, flags, 0);
 }
 cudaError_t cudaStreamCreate(cudaStream_t *pStream) {
+  creation_site here(__builtin_return_address(0));
   return cudaStreamCreateWithPriority(pStream, 0, 0);
 }
 cudaError_t cudaStreamDestroy(cudaStream_t stream) {
@@ -79,6 +83,7 @@ cudaError_t cudaStreamDestroy(cudaStream_t stream) {
   }
   // Work already queued on it still runs (CUDA finishes it); the handle is freed now.
   stream_destroyed(stream);
+  resource_released(stream);
   delete stream;
   return cudaSuccess;
 }
@@ -131,6 +136,7 @@ cudaError_t cudaStreamAddCallback(cudaStream_t stream, cudaStreamCallback_t call
 // ---- events ----
 
 cudaError_t cudaEventCreateWithFlags(cudaEvent_t *event, unsigned int flags) {
+  creation_site here(__builtin_return_address(0));
   if (!event || (flags & ~0x7u)) return set_error(cudaErrorInvalidValue);
   std::lock_guard<std::mutex> lock(mu);
   CUSIM_CHECK_STICKY();
@@ -139,10 +145,12 @@ cudaError_t cudaEventCreateWithFlags(cudaEvent_t *event, unsigned int flags) {
   __lsan_ignore_object(e); // as on a GPU, an undestroyed event goes away with the process
 #endif
   events.insert(e);
+  resource_created(resource::event, e);
   *event = e;
   return cudaSuccess;
 }
 cudaError_t cudaEventCreate(cudaEvent_t *event) {
+  creation_site here(__builtin_return_address(0));
   return cudaEventCreateWithFlags(event, 0);
 }
 cudaError_t cudaEventRecordWithFlags(cudaEvent_t event, cudaStream_t stream, unsigned int) {
@@ -206,6 +214,7 @@ cudaError_t cudaEventDestroy(cudaEvent_t event) {
   }
   // A record still in the queue checks events before touching it, so the event can go now.
   event_forgotten(event);
+  resource_released(event);
   delete event;
   return cudaSuccess;
 }
