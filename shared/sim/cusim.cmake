@@ -16,8 +16,11 @@ if(CUSIM_MEMCHECK AND (NOT DEFINED WB_SANITIZE OR WB_SANITIZE STREQUAL ""))
   if(CMAKE_CXX_COMPILER_ID STREQUAL "GNU")
     # -fno-ipa-icf: identical code folding merges the thread loops of two launches of one kernel
     # and keeps the lines of neither (the reports would name no source line for the second).
+    # -fno-tree-sra: scalar replacement splits `float4 v = p[i]` into four 4-byte loads before
+    # the instrumentation sees it; without it the load reaches the checker and the profiler as
+    # one 16-byte access, as a GPU's one LDG.128 (float2, int4, double2, ... the same).
     set(CUSIM_CHECKER_FLAGS -fsanitize=thread --param=tsan-instrument-func-entry-exit=0
-        --param=tsan-distinguish-volatile=1 -Wno-tsan -g1 -fno-ipa-icf
+        --param=tsan-distinguish-volatile=1 -Wno-tsan -g1 -fno-ipa-icf -fno-tree-sra
         CACHE INTERNAL "compile options of instrumented .cu files")
   elseif(CMAKE_CXX_COMPILER_ID MATCHES "Clang")
     set(CUSIM_CHECKER_FLAGS -fsanitize=thread -mllvm -tsan-instrument-func-entry-exit=0

@@ -15,6 +15,8 @@
 #include <cuda_runtime.h>
 #include <cusim_profile.h>
 
+#include "programs/vector_kernels.cuh"
+
 __global__ void copy(const float *in, float *out) {
   int i = blockIdx.x * blockDim.x + threadIdx.x;
   out[i] = in[i];
@@ -224,6 +226,63 @@ int main(int argc, char **argv) {
     copy<<<1, 64>>>(in, out);
     misaligned<<<1, 32>>>(in, out);
     CHECK(name, "copy", {"launches", 2}, {"global_load_requests", 4}, {"global_store_sectors", 16});
+  }
+  // Vector accesses (programs/vector_kernels.cuh): one instruction a lane on a GPU, 16 bytes
+  // (float4, int4) or 8 (float2). A warp's request covers 32 x 16 = 512 bytes: 16 sectors, and
+  // its ideal is 16 too (512 / 32), not 4. gcc splits such a copy into 4-byte pieces unless told
+  // not to (-fno-tree-sra in the checker's flags); split, these cases count 4 requests a warp at
+  // a 16-byte stride, 16 sectors each against an ideal of 4, and fail.
+  if (!std::strcmp(name, "float4_sum")) {
+    // 2 blocks of 128 threads: 8 warps. Each loads 32 consecutive float4 (512 bytes, aligned):
+    // 1 request of 16 sectors, ideal 16; 8 requests, 128 sectors. Each stores 32 floats: 4
+    // sectors a request, 32 in all. Requests 8 + 8, lanes 16 x 32.
+    sum_float4<<<2, 128>>>(in, out);
+    CHECK(name, "sum_float4", {"global_load_requests", 8}, {"global_load_sectors", 128},
+          {"global_load_ideal_sectors", 128}, {"global_store_requests", 8},
+          {"global_store_sectors", 32}, {"global_store_ideal_sectors", 32}, {"requests", 16},
+          {"active_lanes", 512});
+  }
+  if (!std::strcmp(name, "float4_scale")) {
+    // 64 threads, 2 warps: a float4 load and a float4 store each, 16 sectors a request, ideal 16.
+    scale_float4<<<1, 64>>>((const float4 *)in, (float4 *)out);
+    CHECK(name, "scale_float4", {"global_load_requests", 2}, {"global_load_sectors", 32},
+          {"global_load_ideal_sectors", 32}, {"global_store_requests", 2},
+          {"global_store_sectors", 32}, {"global_store_ideal_sectors", 32}, {"requests", 4});
+  }
+  if (!std::strcmp(name, "float2_scale")) {
+    // 64 threads, 2 warps: 32 x 8 = 256 bytes a request, 8 sectors, ideal 8.
+    scale_float2<<<1, 64>>>(in, out);
+    CHECK(name, "scale_float2", {"global_load_requests", 2}, {"global_load_sectors", 16},
+          {"global_load_ideal_sectors", 16}, {"global_store_requests", 2},
+          {"global_store_sectors", 16}, {"global_store_ideal_sectors", 16}, {"requests", 4});
+  }
+  if (!std::strcmp(name, "int4_store")) {
+    // One warp stores 32 int4 made by make_int4: one request, 16 sectors, ideal 16; no loads.
+    store_int4<<<1, 32>>>((int4 *)out);
+    CHECK(name, "store_int4", {"global_store_requests", 1}, {"global_store_sectors", 16},
+          {"global_store_ideal_sectors", 16}, {"global_load_requests", 0}, {"requests", 1},
+          {"active_lanes", 32});
+  }
+  if (!std::strcmp(name, "float4_stride2")) {
+    // One warp, lane l loads float4 number 2l: bytes 32l to 32l + 15, the first half of sector
+    // l. 32 sectors for 512 bytes, ideal 16: half of each sector fetched for nothing, and still
+    // reported. The stores are consecutive float4: 16 sectors, ideal 16.
+    stride2_float4<<<1, 32>>>((const float4 *)in, (float4 *)out);
+    CHECK(name, "stride2_float4", {"global_load_requests", 1}, {"global_load_sectors", 32},
+          {"global_load_ideal_sectors", 16}, {"global_store_requests", 1},
+          {"global_store_sectors", 16}, {"global_store_ideal_sectors", 16});
+  }
+  if (!std::strcmp(name, "float4_shared")) {
+    // 64 threads, 2 warps. Shared stores tile[t] and loads tile[63 - t]: a warp's 32 float4 are
+    // 512 consecutive bytes, 128 words, 4 in each bank: 4 wavefronts, and the ideal is 4 (512 /
+    // 128): no conflict (split in 4-byte pieces, each piece would hit 8 banks 4 times: 4
+    // wavefronts against an ideal of 1). Global: 2 loads and 2 stores of 16 sectors.
+    mirror_float4<<<1, 64>>>((const float4 *)in, (float4 *)out);
+    CHECK(name, "mirror_float4", {"shared_store_requests", 2}, {"shared_store_wavefronts", 8},
+          {"shared_store_ideal_wavefronts", 8}, {"shared_load_requests", 2},
+          {"shared_load_wavefronts", 8}, {"shared_load_ideal_wavefronts", 8}, {"bank_conflicts", 0},
+          {"global_load_requests", 2}, {"global_load_sectors", 32}, {"global_store_requests", 2},
+          {"global_store_sectors", 32}, {"barriers", 1});
   }
   if (!std::strcmp(name, "occupancy")) {
     // 256 threads (8 warps) with 64 registers per thread (CUSIM_PROFILE_REGS=copy=64, set by the

@@ -120,6 +120,30 @@ __global__ void shared_blocks_reuse(int *out) { // every block writes, syncs, th
   __syncthreads();
   out[blockIdx.x * 32 + threadIdx.x] = tile[31 - threadIdx.x];
 }
+// Vector accesses: one 16-byte access each (the checker's flags keep gcc from splitting them),
+// still checked byte by byte for bounds and word by word for races.
+__global__ void float4_past(const float *x, float *out, int n4) { // n4 rounded up: the last one
+  int i = blockIdx.x * blockDim.x + threadIdx.x;                  // reads 8 bytes past the end
+  if (i < n4) {
+    float4 v = reinterpret_cast<const float4 *>(x)[i];
+    out[i] = v.x + v.y + v.z + v.w;
+  }
+}
+__global__ void float4_component_race(const float4 *in, float4 *out) { // no barrier before .y
+  __shared__ float4 cell[64];
+  cell[threadIdx.x] = in[threadIdx.x];
+  __syncthreads();
+  cell[threadIdx.x].y += 1.0f;                      // one component of each cell
+  out[threadIdx.x] = cell[(threadIdx.x + 32) % 64]; // all four of another thread's cell
+}
+__global__ void float4_component_barrier(const float4 *in, float4 *out) {
+  __shared__ float4 cell[64];
+  cell[threadIdx.x] = in[threadIdx.x];
+  __syncthreads();
+  cell[threadIdx.x].y += 1.0f;
+  __syncthreads();
+  out[threadIdx.x] = cell[(threadIdx.x + 32) % 64];
+}
 static int finish(const char *name, bool right) {
   cudaError_t e = cudaDeviceSynchronize();
   if (e != cudaSuccess) {
@@ -213,6 +237,32 @@ int main(int argc, char **argv) {
     cudaMalloc(&a, 64 * sizeof(float));
     before_start<<<1, 64>>>(a);
     return finish(c, true);
+  }
+  if (!std::strcmp(c, "float4_past")) {
+    float *a, *b;
+    cudaMalloc(&a, 1002 * sizeof(float)); // 250.5 float4
+    cudaMalloc(&b, 251 * sizeof(float));
+    cudaMemset(a, 0, 1002 * sizeof(float));
+    float4_past<<<1, 256>>>(a, b, (1002 + 3) / 4);
+    return finish(c, true);
+  }
+  if (!std::strcmp(c, "float4_component_race") || !std::strcmp(c, "float4_component_barrier")) {
+    float4 *a, *b;
+    cudaMallocManaged(&a, 64 * sizeof(float4));
+    cudaMallocManaged(&b, 64 * sizeof(float4));
+    for (int i = 0; i < 64; ++i)
+      a[i] = make_float4(4.0f * i, 4.0f * i + 1, 4.0f * i + 2, 4.0f * i + 3);
+    if (!std::strcmp(c, "float4_component_race"))
+      float4_component_race<<<1, 64>>>(a, b);
+    else
+      float4_component_barrier<<<1, 64>>>(a, b);
+    cudaDeviceSynchronize();
+    bool right = true;
+    for (int i = 0; i < 64; ++i) {
+      int j = (i + 32) % 64;
+      right = right && b[i].x == 4.0f * j && b[i].y == 4.0f * j + 2 && b[i].w == 4.0f * j + 3;
+    }
+    return finish(c, right);
   }
   if (!std::strcmp(c, "shared_past")) {
     shared_past<<<1, 64, 32 * sizeof(int)>>>(out);

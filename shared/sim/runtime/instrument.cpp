@@ -297,6 +297,11 @@ report_race(uintptr_t a, unsigned size, bool write, uint64_t other, bool other_w
       std::snprintf(buf, sizeof buf,
                     "%" PRIuPTR " bytes past the end of %s memory at 0x%" PRIxPTR " (%zu bytes)",
                     a - (l.base + l.size), kind_name(l.kind), l.base, l.size);
+    else if (a >= l.base) // a vector access (float4: 16 bytes) that starts inside and runs out
+      std::snprintf(buf, sizeof buf,
+                    "its last %" PRIuPTR " bytes past the end of %s memory at 0x%" PRIxPTR
+                    " (%zu bytes)",
+                    a + size - (l.base + l.size), kind_name(l.kind), l.base, l.size);
     else
       std::snprintf(buf, sizeof buf,
                     "%" PRIuPTR " bytes before %s memory at 0x%" PRIxPTR " (%zu bytes)", l.base - a,

@@ -77,6 +77,20 @@ if output=$("$nvcc_sim" --profile -o matmul_profiled "$programs/matmul_tiled.cu"
 else
   fail "--profile: exit status $?: $output"
 fi
+# A float4 load is one request of 16 bytes a lane under --profile too (its flags keep gcc from
+# splitting it): 16 sectors a request, the ideal.
+if output=$(CUSIM_PROFILE_PICTURE=0 bash -c "'$nvcc_sim' --profile -o vector_profiled \
+  '$programs/vector_loads.cu' && ./vector_profiled" 2>&1); then
+  if grep -q '^PASS' <<<"$output" &&
+    grep -Eq 'global loads +8 requests, +16.0 sectors/request, ideal 16.0' <<<"$output" &&
+    ! grep -q 'uncoalesced' <<<"$output"; then
+    echo "ok: --profile counts a float4 load as one request"
+  else
+    fail "--profile: a float4 load is not one request of 16 sectors: $output"
+  fi
+else
+  fail "--profile vector_loads: exit status $?: $output"
+fi
 
 expect_error "a library the simulator lacks" "nvcc-sim: error: .*cuFFT" \
   "$nvcc_sim" -lcufft -o x "$programs/vector_add.cu"
