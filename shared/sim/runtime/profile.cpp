@@ -46,7 +46,9 @@ bool prof_on = false;
 namespace {
 
 // Kinds of access, by memory space and direction.
-enum kind : uint8_t { global_ld, global_st, shared_ld, shared_st, atomic_op, n_kinds };
+// branch_op: a condition of device code (an if, a loop's test), one request per warp and
+// execution; its units count the divergent ones (active lanes that did not all go one way).
+enum kind : uint8_t { global_ld, global_st, shared_ld, shared_st, atomic_op, branch_op, n_kinds };
 
 struct site_stats {
   uint64_t requests = 0, lanes = 0;
@@ -126,6 +128,13 @@ void count_request(const request &r, uint8_t k, site_stats &s) {
   s.requests++;
   s.lanes += (uint64_t)__builtin_popcount(r.mask);
   if (k == atomic_op) return;
+  if (k == branch_op) { // divergent: the active lanes did not all take the same way
+    uint32_t taken = 0;
+    for (uint32_t m = r.mask; m; m &= m - 1)
+      if (r.addr[__builtin_ctz(m)]) taken |= m & -m;
+    if (taken && taken != r.mask) s.units++;
+    return;
+  }
   // The distinct bytes asked for: lanes' ranges, sorted and merged.
   std::pair<uintptr_t, uintptr_t> iv[32];
   int n = 0;
@@ -602,11 +611,22 @@ void print_report() {
   for (const launch_record &l : launches) {
     if (!by_name.count(l.name)) order.push_back(l.name);
     by_name[l.name].push_back(&l);
-    for (auto &s : l.sites) pcs.push_back((const void *)(uintptr_t)(s.first >> 3));
+    for (auto &s : l.sites)
+      if ((s.first & 7) != branch_op) pcs.push_back((const void *)(uintptr_t)(s.first >> 3));
   }
   std::sort(pcs.begin(), pcs.end());
   pcs.erase(std::unique(pcs.begin(), pcs.end()), pcs.end());
   std::map<const void *, std::string> where = source_lines(pcs);
+  // A branch site is the rewriter's record of its file and line.
+  for (const launch_record &l : launches)
+    for (auto &s : l.sites) {
+      if ((s.first & 7) != branch_op) continue;
+      auto *b = (const dev::branch_site *)(uintptr_t)(s.first >> 3);
+      std::string f = b->file ? b->file : "?";
+      size_t sl = f.rfind('/');
+      if (sl != std::string::npos) f = f.substr(sl + 1);
+      where[b] = f + ":" + std::to_string(b->line);
+    }
   std::fprintf(o, "\ncusim profile: counts as an NVIDIA H100 would see them (Nsight Compute's\n"
                   "definitions); times on the simulator say nothing about a GPU\n");
   if (order.empty()) std::fprintf(o, "  no kernel was launched\n");
@@ -666,12 +686,20 @@ void print_report() {
         std::fprintf(o, "  %-13s %10" PRIu64 " bank conflicts\n", "", t.units - t.ideal);
     }
     uint64_t reqs = 0, lanes = 0;
-    for (int k = 0; k < n_kinds; ++k) reqs += tot[k].requests, lanes += tot[k].lanes;
+    for (int k = 0; k <= atomic_op; ++k) reqs += tot[k].requests, lanes += tot[k].lanes;
     if (reqs)
       std::fprintf(o, "  active lanes: %.1f of 32 per request (%.0f%%)\n",
                    (double)lanes / (double)reqs, 100.0 * (double)lanes / (double)reqs / 32);
     std::fprintf(o, "  atomics: %" PRIu64 "; __syncthreads(): %.1f per block\n",
                  tot[atomic_op].lanes, blocks ? (double)barriers / (double)blocks : 0.0);
+    // Branches as Nsight Compute counts them: once per warp that executes one; divergent when
+    // the warp's active lanes do not all take the same way.
+    const site_stats &br = tot[branch_op];
+    if (br.requests)
+      std::fprintf(
+          o,
+          "  branches: %" PRIu64 " (warp-level), %" PRIu64 " divergent; branch efficiency %.0f%%\n",
+          br.requests, br.units, 100.0 * (double)(br.requests - br.units) / (double)br.requests);
     // The lines to look at: most wasted sectors or wavefronts first, then most requests.
     std::vector<std::pair<uint64_t, site_stats>> top(sites.begin(), sites.end());
     std::stable_sort(top.begin(), top.end(), [](const auto &a, const auto &b) {
@@ -682,7 +710,7 @@ void print_report() {
     int shown = 0;
     for (auto &s : top) {
       uint8_t k = (uint8_t)(s.first & 7);
-      if (k == atomic_op || shown == 4) continue;
+      if (k >= atomic_op || shown == 4) continue;
       if (shown++ == 0) std::fprintf(o, "  top lines:\n");
       auto w = where.find((const void *)(uintptr_t)(s.first >> 3));
       std::string line = w == where.end() ? "an unknown line" : w->second;
@@ -694,11 +722,36 @@ void print_report() {
       std::snprintf(buf, sizeof buf, "%.1f %s/request, ideal %.1f: ", per,
                     global ? "sectors" : "wavefronts", ideal);
       text += buf + verdict(k, per, ideal) + ",";
+      double lanes_per = (double)s.second.lanes / (double)s.second.requests;
+      if (lanes_per < 31.95) { // fewer active lanes than a warp: divergence or a partial warp
+        std::snprintf(buf, sizeof buf, " %.1f lanes,", lanes_per);
+        text += buf;
+      }
       std::string tail = "at " + line;
       if (4 + text.size() + 1 + tail.size() <= 80)
         std::fprintf(o, "    %s %s\n", text.c_str(), tail.c_str());
       else
         std::fprintf(o, "    %s\n      %.72s\n", text.c_str(), tail.c_str());
+    }
+    // The divergent branches, most first.
+    std::vector<std::pair<uint64_t, site_stats>> divergent;
+    for (auto &s : sites)
+      if ((s.first & 7) == branch_op && s.second.units) divergent.push_back(s);
+    std::stable_sort(divergent.begin(), divergent.end(),
+                     [](const auto &a, const auto &b) { return a.second.units > b.second.units; });
+    for (size_t i = 0; i < divergent.size() && i < 4; ++i) {
+      if (i == 0) std::fprintf(o, "  divergent branches:\n");
+      const site_stats &t = divergent[i].second;
+      auto w = where.find((const void *)(uintptr_t)(divergent[i].first >> 3));
+      char buf[128];
+      std::snprintf(buf, sizeof buf, "%" PRIu64 " of %" PRIu64 " divergent (efficiency %.0f%%),",
+                    t.units, t.requests,
+                    100.0 * (double)(t.requests - t.units) / (double)t.requests);
+      std::string tail = "at " + (w == where.end() ? std::string("an unknown line") : w->second);
+      if (4 + std::strlen(buf) + 1 + tail.size() <= 80)
+        std::fprintf(o, "    %s %s\n", buf, tail.c_str());
+      else
+        std::fprintf(o, "    %s\n      %.72s\n", buf, tail.c_str());
     }
     // The picture of the kernel's first small launch: its two top global lines.
     for (const launch_record *l : ls) {
@@ -751,6 +804,10 @@ void totals(const std::vector<const launch_record *> &ls, cusim_profile_counts *
       case atomic_op:
         c->atomics += t.lanes;
         break;
+      case branch_op:
+        c->branches += t.requests;
+        c->divergent_branches += t.units;
+        continue; // not a memory request
       }
       c->requests += t.requests;
       c->active_lanes += t.lanes;
@@ -778,10 +835,20 @@ __attribute__((constructor)) void read_environment() {
 } // namespace
 
 // ---- the scheduler's side -----------------------------------------------------------------------
+namespace {
+void note(uintptr_t a, unsigned size, const void *pc, uint8_t k);
+}
 void profile_access(uintptr_t a, unsigned size, bool write, const void *pc, bool atomic,
                     bool shared) {
+  if (__builtin_expect(!wp.in_block, 0)) return;
+  note(a, size, pc,
+       atomic ? (uint8_t)atomic_op : (uint8_t)((shared ? shared_ld : global_ld) + (write ? 1 : 0)));
+}
+
+namespace {
+// One lane's execution of a site: into the warp's request for it (see the file's head).
+void note(uintptr_t a, unsigned size, const void *pc, uint8_t k) {
   worker_prof &w = wp;
-  if (__builtin_expect(!w.in_block, 0)) return;
   if (__builtin_expect(*itls.bar_gen != w.bar_seen, 0)) { // a __syncthreads() completed
     flush_requests(w);
     w.bar_seen = *itls.bar_gen;
@@ -789,8 +856,6 @@ void profile_access(uintptr_t a, unsigned size, bool write, const void *pc, bool
   unsigned tid = cusim_tls.tid, warp = tid >> 5, lane = tid & 31;
   if (__builtin_expect(warp >= w.warps.size(), 0)) w.warps.resize(warp + 1);
   warp_sites &ws = w.warps[warp];
-  uint8_t k =
-      atomic ? (uint8_t)atomic_op : (uint8_t)((shared ? shared_ld : global_ld) + (write ? 1 : 0));
   open_site *o = nullptr;
   if (ws.last < ws.sites.size() && ws.sites[ws.last].pc == pc && ws.sites[ws.last].kind == k) {
     o = &ws.sites[ws.last];
@@ -824,6 +889,7 @@ void profile_access(uintptr_t a, unsigned size, bool write, const void *pc, bool
   r.addr[lane] = a;
   r.size[lane] = (uint8_t)std::min(size, 255u);
 }
+} // namespace
 
 void profile_launch_begin(const detail::kernel_base *k) {
   if (!requested) return;
@@ -891,6 +957,12 @@ void profile_launch_end() {
 }
 
 } // namespace rt
+
+// A condition of device code (the rewriter wraps each one in dev::br, cusim_device.h).
+void dev::note_branch(const branch_site *site, bool taken) {
+  if (!rt::wp.in_block) return; // host code, or a __host__ __device__ function on the host
+  rt::note(taken ? 1 : 0, 1, site, rt::branch_op);
+}
 } // namespace cusim
 
 // ---- the C API (cusim_profile.h) ----------------------------------------------------------------
