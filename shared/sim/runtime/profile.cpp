@@ -72,6 +72,10 @@ struct open_site {
   uint8_t kind;
   uint32_t count[32]; // per lane: executions since the last flush
   std::vector<request> reqs;
+  // A branch site's requests, 8 bytes each: the active lanes (low half) and those that took the
+  // branch (high half). A loop's test is executed as often as its body's accesses, so they are
+  // kept small, and apart from the limit on open memory requests.
+  std::vector<uint64_t> branches;
 };
 struct warp_sites {
   std::vector<open_site> sites;
@@ -86,6 +90,7 @@ uint64_t site_key(const void *pc, uint8_t k) {
 struct worker_prof {
   std::vector<warp_sites> warps;
   uint64_t open = 0;      // requests held in warps
+  uint64_t open_br = 0;   // branch requests held in warps
   unsigned bar_seen = 0;  // the block's barrier count when the requests were opened
   unsigned bar_start = 0; // its barrier count when the block started
   bool in_block = false;
@@ -128,13 +133,6 @@ void count_request(const request &r, uint8_t k, site_stats &s) {
   s.requests++;
   s.lanes += (uint64_t)__builtin_popcount(r.mask);
   if (k == atomic_op) return;
-  if (k == branch_op) { // divergent: the active lanes did not all take the same way
-    uint32_t taken = 0;
-    for (uint32_t m = r.mask; m; m &= m - 1)
-      if (r.addr[__builtin_ctz(m)]) taken |= m & -m;
-    if (taken && taken != r.mask) s.units++;
-    return;
-  }
   // The distinct bytes asked for: lanes' ranges, sorted and merged.
   std::pair<uintptr_t, uintptr_t> iv[32];
   int n = 0;
@@ -180,9 +178,23 @@ void count_request(const request &r, uint8_t k, site_stats &s) {
 }
 
 // Counts every open request of the worker's block (all their lanes have executed them).
+// A branch site's open requests: once per warp, divergent when the active lanes split.
+void count_branches(open_site &o, site_stats &s) {
+  for (uint64_t b : o.branches) {
+    uint32_t mask = (uint32_t)b, taken = (uint32_t)(b >> 32);
+    if (!mask) continue;
+    s.requests++;
+    s.lanes += (uint64_t)__builtin_popcount(mask);
+    if (taken && taken != mask) s.units++;
+  }
+  o.branches.clear();
+  std::memset(o.count, 0, sizeof o.count);
+}
+
 void flush_requests(worker_prof &w) {
   for (warp_sites &ws : w.warps) {
     for (open_site &o : ws.sites) {
+      if (!o.branches.empty()) count_branches(o, w.sites[site_key(o.pc, o.kind)]);
       if (o.reqs.empty()) continue;
       site_stats &s = w.sites[site_key(o.pc, o.kind)];
       for (const request &r : o.reqs)
@@ -192,6 +204,7 @@ void flush_requests(worker_prof &w) {
     }
   }
   w.open = 0;
+  w.open_br = 0;
 }
 
 // Too many open requests (a long loop without a barrier): the warps other than the running one
@@ -201,6 +214,10 @@ __attribute__((noinline)) void flush_other_warps(worker_prof &w, unsigned runnin
   for (size_t wi = 0; wi < w.warps.size(); ++wi) {
     if (wi == running_warp) continue;
     for (open_site &o : w.warps[wi].sites) {
+      if (!o.branches.empty()) {
+        w.open_br -= o.branches.size();
+        count_branches(o, w.sites[site_key(o.pc, o.kind)]);
+      }
       if (o.reqs.empty()) continue;
       site_stats &s = w.sites[site_key(o.pc, o.kind)];
       for (const request &r : o.reqs)
@@ -210,7 +227,8 @@ __attribute__((noinline)) void flush_other_warps(worker_prof &w, unsigned runnin
       std::memset(o.count, 0, sizeof o.count);
     }
   }
-  if (w.open > (1u << 18)) flush_requests(w); // one warp alone: count what it did so far
+  // One warp alone: count what it did so far.
+  if (w.open > (1u << 18) || w.open_br > (1u << 22)) flush_requests(w);
 }
 
 void end_block(worker_prof &w) {
@@ -867,12 +885,24 @@ void note(uintptr_t a, unsigned size, const void *pc, uint8_t k) {
         break;
       }
     if (!o) {
-      ws.sites.push_back(open_site{pc, k, {0}, {}});
+      ws.sites.push_back(open_site{pc, k, {0}, {}, {}});
       ws.last = ws.sites.size() - 1;
       o = &ws.sites.back();
     }
   }
   uint32_t n = o->count[lane]++;
+  if (k == branch_op) {
+    if (n >= o->branches.size()) {
+      o->branches.resize(n + 1);
+      if (++w.open_br > (1u << 22)) {
+        flush_other_warps(w, warp);
+        n = o->count[lane]++;
+        if (n >= o->branches.size()) o->branches.resize(n + 1), ++w.open_br;
+      }
+    }
+    o->branches[n] |= (1ull << lane) | ((uint64_t)(a != 0) << (32 + lane));
+    return;
+  }
   if (n >= o->reqs.size()) {
     o->reqs.resize(n + 1);
     if (++w.open > (1u << 18)) {
