@@ -63,6 +63,38 @@ __global__ void count_up(unsigned *count) {
 // while, do-while and for test). The kernels below were built with nvcc 13.0 for sm_90 and
 // disassembled (cuobjdump -sass): each if or loop became a real BRA, so the counts can be set
 // side by side (the SASS lines are quoted at each case below).
+// Which conditions the rewriter wraps (profile_cases forms): if, while, do-while and a for's
+// test, in __global__, __device__ and __host__ __device__ code. Left alone: if constexpr, a
+// condition that declares a variable, a range for, a for without a test, and constexpr
+// functions (they must stay usable in constant expressions). Host code counts nothing.
+__device__ constexpr int clamp_to(int v, int hi) {
+  if (v > hi) return hi;
+  return v;
+}
+template <int N> __device__ int scaled(int v) {
+  if constexpr (N > 1) return v * N;
+  return v;
+}
+__host__ __device__ int twice(int v) {
+  if (v < 0) return 0;
+  return 2 * v;
+}
+__global__ void forms(unsigned *count) {
+  int t = threadIdx.x, s = 0;
+  while (s < t % 2) s++;
+  do {
+    s++;
+  } while (s < 3);
+  if (int x = twice(t) - 62) atomicAdd(&count[0], (unsigned)x);
+  int values[2] = {1, 2};
+  for (int v : values) s += v;
+  if (clamp_to(t, 40) > 100) s = 0;
+  for (int i = 0; i < 2; i++) s += scaled<2>(i);
+  for (int k = 0;; k++) {
+    if (k == 1) break;
+  }
+  atomicAdd(&count[1], (unsigned)s);
+}
 __global__ void parity_branch(const float *in, float *out, unsigned *count) {
   int i = blockIdx.x * blockDim.x + threadIdx.x;
   if (threadIdx.x % 2 == 0) {
@@ -323,6 +355,18 @@ int main(int argc, char **argv) {
     // @P0 BRA 0x190" (BSSY/BSYNC around it are no branches): 4 branches, 1 divergent, 75%.
     tail_branch<<<2, 64>>>(in, out, count, 80);
     CHECK(name, "tail_branch", {"branches", 4}, {"divergent_branches", 1});
+  }
+  if (!std::strcmp(name, "forms")) {
+    // One warp. while (s < t % 2): 32 lanes, the odd ones go on (divergent); then 16, all
+    // leave: 2 branches, 1 divergent. do-while (s < 3) from s = 1 (even) or 2 (odd), after
+    // s++: 32 lanes all true; 32, the odd ones leave (divergent); 16, all leave: 3, 1
+    // divergent. twice's if (v < 0): 1, uniform (the declaring if around it: none). The range
+    // for: none. if (clamp_to(...) > 100): 1, uniform (clamp_to's own if: none). The for of 2
+    // trips: 3 tests. for (;;): none; its if (k == 1): 2. In all 12 branches, 2 divergent;
+    // twice() called on the host before the launch adds nothing.
+    if (twice(-1) != 0) return 1;
+    forms<<<1, 32>>>(count);
+    CHECK(name, "forms", {"branches", 12}, {"divergent_branches", 2});
   }
   if (!std::strcmp(name, "predicated")) {
     // Where the simulator and Nsight part: odd_lanes' if (threadIdx.x % 2) is no branch in
