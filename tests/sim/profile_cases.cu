@@ -65,8 +65,9 @@ __global__ void count_up(unsigned *count) {
 // side by side (the SASS lines are quoted at each case below).
 // Which conditions the rewriter wraps (profile_cases forms): if, while, do-while and a for's
 // test, in __global__, __device__ and __host__ __device__ code. Left alone: if constexpr, a
-// condition that declares a variable, a range for, a for without a test, and constexpr
-// functions (they must stay usable in constant expressions). Host code counts nothing.
+// condition that declares a variable, a constant (while (0)), a range for, a for without a
+// test, and constexpr functions (they must stay usable in constant expressions). Host code
+// counts nothing.
 __device__ constexpr int clamp_to(int v, int hi) {
   if (v > hi) return hi;
   return v;
@@ -92,6 +93,12 @@ __global__ void forms(unsigned *count) {
   for (int i = 0; i < 2; i++) s += scaled<2>(i);
   for (int k = 0;; k++) {
     if (k == 1) break;
+  }
+  do {
+    s++;
+  } while (0);
+  while (true) {
+    if (s > 0) break;
   }
   atomicAdd(&count[1], (unsigned)s);
 }
@@ -362,11 +369,12 @@ int main(int argc, char **argv) {
     // s++: 32 lanes all true; 32, the odd ones leave (divergent); 16, all leave: 3, 1
     // divergent. twice's if (v < 0): 1, uniform (the declaring if around it: none). The range
     // for: none. if (clamp_to(...) > 100): 1, uniform (clamp_to's own if: none). The for of 2
-    // trips: 3 tests. for (;;): none; its if (k == 1): 2. In all 12 branches, 2 divergent;
-    // twice() called on the host before the launch adds nothing.
+    // trips: 3 tests. for (;;): none; its if (k == 1): 2. while (0) and while (true):
+    // none (constants, which nvcc compiles away); the if in the latter: 1. In all 13
+    // branches, 2 divergent; twice() called on the host before the launch adds nothing.
     if (twice(-1) != 0) return 1;
     forms<<<1, 32>>>(count);
-    CHECK(name, "forms", {"branches", 12}, {"divergent_branches", 2});
+    CHECK(name, "forms", {"branches", 13}, {"divergent_branches", 2});
   }
   if (!std::strcmp(name, "predicated")) {
     // Where the simulator and Nsight part: odd_lanes' if (threadIdx.x % 2) is no branch in

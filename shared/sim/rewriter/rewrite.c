@@ -1670,6 +1670,10 @@ static int condition_declares(const rewriter *r, size_t first, size_t end) {
  * SITE a static record of the file and line (the profiler's divergence counts). */
 static void wrap_condition(rewriter *r, size_t first, size_t end) {
   if (first >= end || condition_declares(r, first, end)) return;
+  /* while (0) of a macro, while (1), if (true): a constant, which nvcc compiles away */
+  if (end == first + 1 && (r->tokens[first].kind == TOKEN_NUMBER || token_is(r, first, "true") ||
+                           token_is(r, first, "false")))
+    return;
   size_t at = r->tokens[first].start;
   r->scratch.size = 0;
   scratch_text(r, "::cusim::dev::br([] { static constexpr ::cusim::dev::branch_site s{__FILE__, "
