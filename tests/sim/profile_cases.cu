@@ -89,7 +89,7 @@ __global__ void forms(unsigned *count) {
   if (int x = twice(t) - 62) atomicAdd(&count[0], (unsigned)x);
   int values[2] = {1, 2};
   for (int v : values) s += v;
-  if (clamp_to(t, 40) > 100) s = 0;
+  if (clamp_to(t, 40) > 100 ? true : false) s = 0;
   for (int i = 0; i < 2; i++) s += scaled<2>(i);
   for (int k = 0;; k++) {
     if (k == 1) break;
@@ -368,7 +368,7 @@ int main(int argc, char **argv) {
     // leave: 2 branches, 1 divergent. do-while (s < 3) from s = 1 (even) or 2 (odd), after
     // s++: 32 lanes all true; 32, the odd ones leave (divergent); 16, all leave: 3, 1
     // divergent. twice's if (v < 0): 1, uniform (the declaring if around it: none). The range
-    // for: none. if (clamp_to(...) > 100): 1, uniform (clamp_to's own if: none). The for of 2
+    // for: none. if (clamp_to(...) > 100 ? ...): 1, uniform (clamp_to's own if: none). The for of 2
     // trips: 3 tests. for (;;): none; its if (k == 1): 2. while (0) and while (true):
     // none (constants, which nvcc compiles away); the if in the latter: 1. In all 13
     // branches, 2 divergent; twice() called on the host before the launch adds nothing.

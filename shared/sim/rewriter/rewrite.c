@@ -1647,7 +1647,7 @@ static int top_level_semicolons(const rewriter *r, size_t first, size_t end, siz
 }
 
 /* A condition that declares a variable (if (int x = f())) cannot be wrapped: a top-level '='
- * after a name that follows a type word, '*', '&' or '>'. Also left alone: a range for's ':'. */
+ * after a name that follows a type word, '*', '&' or '>'. */
 static int condition_declares(const rewriter *r, size_t first, size_t end) {
   size_t depth = 0;
   for (size_t k = first; k < end; k++) {
@@ -1656,8 +1656,6 @@ static int condition_declares(const rewriter *r, size_t first, size_t end) {
     else if ((token_is_char(r, k, ')') || token_is_char(r, k, ']') || token_is_char(r, k, '}')) &&
              depth > 0)
       depth--;
-    else if (depth == 0 && token_is_char(r, k, ':'))
-      return 1;
     else if (depth == 0 && token_is_char(r, k, '=') && k >= first + 2 && is_name(r, k - 1) &&
              (token_is_identifier(r, k - 2) || token_is_char(r, k - 2, '*') ||
               token_is_char(r, k - 2, '&') || token_is_char(r, k - 2, '>')))
