@@ -15,7 +15,10 @@
 //   * shared memory: 32 banks of 4 bytes; a request takes as many wavefronts as the most distinct
 //     words any one bank must deliver (lanes reading the same word share it: a broadcast is
 //     free), at least one per 128 distinct bytes; bank conflicts are the wavefronts past that;
-//   * active lanes per request (divergence), atomics (per lane), __syncthreads() per block;
+//   * active lanes per request, atomics (per lane), __syncthreads() per block;
+//   * branches: each condition of device code (the rewriter wraps it in dev::br, which calls
+//     note_branch when profiling is on) is a request of its own, once per warp; divergent when
+//     its active lanes did not all go the same way (Nsight Compute's divergent branches);
 //   * theoretical occupancy from the launch and an H100's limits (registers per thread from nvcc
 //     where the caller passed them in CUSIM_PROFILE_REGS, else assumed, and the report says so).
 #include "internal.hpp"
@@ -714,10 +717,9 @@ void print_report() {
     // the warp's active lanes do not all take the same way.
     const site_stats &br = tot[branch_op];
     if (br.requests)
-      std::fprintf(
-          o,
-          "  branches: %" PRIu64 " (warp-level), %" PRIu64 " divergent; branch efficiency %.0f%%\n",
-          br.requests, br.units, 100.0 * (double)(br.requests - br.units) / (double)br.requests);
+      std::fprintf(o, "  branches: %" PRIu64 ", %" PRIu64 " divergent; branch efficiency %.0f%%\n",
+                   br.requests, br.units,
+                   100.0 * (double)(br.requests - br.units) / (double)br.requests);
     // The lines to look at: most wasted sectors or wavefronts first, then most requests.
     std::vector<std::pair<uint64_t, site_stats>> top(sites.begin(), sites.end());
     std::stable_sort(top.begin(), top.end(), [](const auto &a, const auto &b) {
