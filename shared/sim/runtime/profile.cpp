@@ -615,6 +615,20 @@ void print_picture(FILE *o, const launch_record &l, uint64_t site, const std::st
   }
 }
 
+// Branch efficiency, (branches - divergent) / branches: whole percents, but never 100% while a
+// branch diverged (99.9% then), nor 0% while one did not.
+std::string efficiency(uint64_t branches, uint64_t divergent) {
+  double e = 100.0 * (double)(branches - divergent) / (double)branches;
+  char buf[16];
+  if (divergent && e > 99.5)
+    std::snprintf(buf, sizeof buf, "%.1f%%", std::min(e, 99.9));
+  else if (divergent < branches && e < 0.5)
+    std::snprintf(buf, sizeof buf, "%.1f%%", std::max(e, 0.1));
+  else
+    std::snprintf(buf, sizeof buf, "%.0f%%", e);
+  return buf;
+}
+
 void print_report() {
   std::lock_guard<std::mutex> lock(mu);
   std::fflush(stdout);
@@ -717,9 +731,8 @@ void print_report() {
     // the warp's active lanes do not all take the same way.
     const site_stats &br = tot[branch_op];
     if (br.requests)
-      std::fprintf(o, "  branches: %" PRIu64 ", %" PRIu64 " divergent; branch efficiency %.0f%%\n",
-                   br.requests, br.units,
-                   100.0 * (double)(br.requests - br.units) / (double)br.requests);
+      std::fprintf(o, "  branches: %" PRIu64 ", %" PRIu64 " divergent; branch efficiency %s\n",
+                   br.requests, br.units, efficiency(br.requests, br.units).c_str());
     // The lines to look at: most wasted sectors or wavefronts first, then most requests.
     std::vector<std::pair<uint64_t, site_stats>> top(sites.begin(), sites.end());
     std::stable_sort(top.begin(), top.end(), [](const auto &a, const auto &b) {
@@ -742,12 +755,15 @@ void print_report() {
       std::snprintf(buf, sizeof buf, "%.1f %s/request, ideal %.1f: ", per,
                     global ? "sectors" : "wavefronts", ideal);
       text += buf + verdict(k, per, ideal) + ",";
+      std::string tail = "at " + line;
       double lanes_per = (double)s.second.lanes / (double)s.second.requests;
       if (lanes_per < 31.95) { // fewer active lanes than a warp: divergence or a partial warp
-        std::snprintf(buf, sizeof buf, " %.1f lanes,", lanes_per);
-        text += buf;
+        std::snprintf(buf, sizeof buf, "%.1f lanes,", lanes_per);
+        if (4 + text.size() + 1 + std::strlen(buf) <= 80)
+          text += std::string(" ") + buf;
+        else
+          tail = buf + (" " + tail); // (the text alone fills the line)
       }
-      std::string tail = "at " + line;
       if (4 + text.size() + 1 + tail.size() <= 80)
         std::fprintf(o, "    %s %s\n", text.c_str(), tail.c_str());
       else
@@ -764,9 +780,8 @@ void print_report() {
       const site_stats &t = divergent[i].second;
       auto w = where.find((const void *)(uintptr_t)(divergent[i].first >> 3));
       char buf[128];
-      std::snprintf(buf, sizeof buf, "%" PRIu64 " of %" PRIu64 " divergent (efficiency %.0f%%),",
-                    t.units, t.requests,
-                    100.0 * (double)(t.requests - t.units) / (double)t.requests);
+      std::snprintf(buf, sizeof buf, "%" PRIu64 " of %" PRIu64 " divergent (efficiency %s),",
+                    t.units, t.requests, efficiency(t.requests, t.units).c_str());
       std::string tail = "at " + (w == where.end() ? std::string("an unknown line") : w->second);
       if (4 + std::strlen(buf) + 1 + tail.size() <= 80)
         std::fprintf(o, "    %s %s\n", buf, tail.c_str());
