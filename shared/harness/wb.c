@@ -659,6 +659,8 @@ int wb_profile_stop(const char *kernel, wb_profile *out) {
   out->atomics = c.atomics;
   out->barriers = c.barriers;
   out->occupancy = c.occupancy;
+  out->branches = c.branches;
+  out->divergent_branches = c.divergent_branches;
   return 1;
 #else
   (void)kernel;

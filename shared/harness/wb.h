@@ -206,6 +206,9 @@ typedef struct {
   double active_lanes; /* per request, 0 to 32 (32: no divergence) */
   unsigned long long atomics, barriers;
   double occupancy; /* theoretical, 0 to 1, of the last launch on an H100 */
+  /* Branches (each if or loop test of device code, once per warp) and the divergent ones, whose
+   * active lanes did not all go the same way. */
+  unsigned long long branches, divergent_branches;
 } wb_profile;
 
 /* Starts counting: wb_profile_stop sums the launches made after this call. */

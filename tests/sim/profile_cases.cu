@@ -58,6 +58,97 @@ __global__ void misaligned(const float *in, float *out) {
 __global__ void count_up(unsigned *count) {
   atomicAdd(count, 1u);
 }
+// Branch divergence. A branch is counted once per warp that executes it, and is divergent when
+// the warp's active lanes do not all go the same way (Nsight Compute: smsp__sass_branch_targets
+// and smsp__sass_branch_targets_threads_divergent; branch efficiency = uniform / all). Nsight
+// counts SASS branch instructions; the simulator counts the conditions of the source (each if,
+// while, do-while and for test). The kernels below were built with nvcc 13.0 for sm_90 and
+// disassembled (cuobjdump -sass): each if or loop became a real BRA, so the counts can be set
+// side by side (the SASS lines are quoted at each case below).
+// Which conditions the rewriter wraps (profile_cases forms): if, while, do-while and a for's
+// test, in __global__, __device__ and __host__ __device__ code. Left alone: if constexpr, a
+// condition that declares a variable, a constant (while (0)), a range for, a for without a
+// test, and constexpr functions (they must stay usable in constant expressions). Host code
+// counts nothing.
+__device__ constexpr int clamp_to(int v, int hi) {
+  if (v > hi) return hi;
+  return v;
+}
+template <int N> __device__ int scaled(int v) {
+  if constexpr (N > 1) return v * N;
+  return v;
+}
+__host__ __device__ int twice(int v) {
+  if (v < 0) return 0;
+  return 2 * v;
+}
+__global__ void forms(unsigned *count) {
+  int t = threadIdx.x, s = 0;
+  while (s < t % 2) s++;
+  do {
+    s++;
+  } while (s < 3);
+  if (int x = twice(t) - 62) atomicAdd(&count[0], (unsigned)x);
+  int values[2] = {1, 2};
+  for (int v : values) s += v;
+  if (clamp_to(t, 40) > 100 ? true : false) s = 0;
+  for (int i = 0; i < 2; i++) s += scaled<2>(i);
+  for (int k = 0;; k++) {
+    if (k == 1) break;
+  }
+  do {
+    s++;
+  } while (0);
+  while (true) {
+    if (s > 0) break;
+  }
+  atomicAdd(&count[1], (unsigned)s);
+}
+__global__ void parity_branch(const float *in, float *out, unsigned *count) {
+  int i = blockIdx.x * blockDim.x + threadIdx.x;
+  if (threadIdx.x % 2 == 0) {
+    out[i] = in[i] * 2.0f;
+    atomicAdd(&count[0], 1u);
+  } else {
+    out[i] = in[i] + 1.0f;
+    atomicAdd(&count[1], 1u);
+  }
+}
+__global__ void warp_branch(const float *in, float *out, unsigned *count) {
+  int i = blockIdx.x * blockDim.x + threadIdx.x;
+  if (threadIdx.x / 32 % 2 == 0) {
+    out[i] = in[i] * 2.0f;
+    atomicAdd(&count[0], 1u);
+  } else {
+    out[i] = in[i] + 1.0f;
+    atomicAdd(&count[1], 1u);
+  }
+}
+__global__ void block_branch(const float *in, float *out, unsigned *count) {
+  int i = blockIdx.x * blockDim.x + threadIdx.x;
+  if (blockIdx.x == 0) {
+    out[i] = in[i] * 2.0f;
+    atomicAdd(&count[0], 1u);
+  } else {
+    out[i] = in[i] + 1.0f;
+    atomicAdd(&count[1], 1u);
+  }
+}
+__global__ void lane_loop(const float *in, float *out) {
+  int i = blockIdx.x * blockDim.x + threadIdx.x;
+  float s = 0.0f;
+#pragma unroll 1
+  for (unsigned k = 0; k < threadIdx.x % 4; k++) s += in[i + k * 64];
+  out[i] = s;
+}
+__global__ void tail_branch(const float *in, float *out, unsigned *count, int n) {
+  int i = blockIdx.x * blockDim.x + threadIdx.x;
+  if (i < n) {
+    out[i] = in[i] * 2.0f;
+    atomicAdd(&count[0], 1u);
+  }
+  atomicAdd(&count[1], 1u);
+}
 
 struct expect {
   const char *field;
@@ -93,6 +184,8 @@ static int check(const char *name, const char *kernel, const expect *e, int n) {
     FIELD(active_lanes)
     FIELD(atomics)
     FIELD(barriers)
+    FIELD(branches)
+    FIELD(divergent_branches)
 #undef FIELD
     if (!std::strcmp(e[i].field, "occupancy_pct")) got = (unsigned long long)(c.occupancy * 100);
     if (got != e[i].want) {
@@ -119,9 +212,9 @@ int main(int argc, char **argv) {
   unsigned *count;
   cudaMalloc(&in, 64 * 64 * 32 * sizeof(float));
   cudaMalloc(&out, 64 * 64 * sizeof(float));
-  cudaMalloc(&count, sizeof(unsigned));
+  cudaMalloc(&count, 2 * sizeof(unsigned));
   cudaMemset(in, 0, 64 * 64 * 32 * sizeof(float));
-  cudaMemset(count, 0, sizeof(unsigned));
+  cudaMemset(count, 0, 2 * sizeof(unsigned));
   cusim_profile_begin();
   if (!std::strcmp(name, "coalesced")) {
     // 4 blocks of 256 threads: 32 warps, each one load and one store of 32 consecutive floats
@@ -289,6 +382,67 @@ int main(int argc, char **argv) {
     // test): 2,048 registers a warp, 32 warps in 65,536: 4 blocks, 32 of 64 warps: 50%.
     copy<<<4, 256>>>(in, out);
     CHECK(name, "copy", {"occupancy_pct", 50});
+  }
+  if (!std::strcmp(name, "parity_branch")) {
+    // 2 blocks of 64 threads: 4 warps. SASS: "ISETP.NE.U32.AND P0, PT, R0, 0x1, PT; @P0 BRA
+    // 0x1c0", each side ending in EXIT: one branch per warp, even lanes one way, odd the other:
+    // 4 branches, 4 divergent, branch efficiency 0%.
+    parity_branch<<<2, 64>>>(in, out, count);
+    CHECK(name, "parity_branch", {"branches", 4}, {"divergent_branches", 4});
+  }
+  if (!std::strcmp(name, "warp_branch")) {
+    // The same on the warp's parity (threadIdx.x / 32 % 2). SASS: "LOP3.LUT P0, RZ, R6, 0x20,
+    // RZ, 0xc0, !PT; @!P0 BRA 0x1b0": one branch per warp, every lane of a warp the same way:
+    // 4 branches, none divergent, efficiency 100%.
+    warp_branch<<<2, 64>>>(in, out, count);
+    CHECK(name, "warp_branch", {"branches", 4}, {"divergent_branches", 0});
+  }
+  if (!std::strcmp(name, "block_branch")) {
+    // On blockIdx.x == 0, uniform in each block. SASS: "ISETP.NE.AND P0, PT, R6, RZ, PT; @!P0
+    // BRA 0x1b0": 4 warps, 4 branches, none divergent.
+    block_branch<<<2, 64>>>(in, out, count);
+    CHECK(name, "block_branch", {"branches", 4}, {"divergent_branches", 0});
+  }
+  if (!std::strcmp(name, "lane_loop")) {
+    // A loop of threadIdx.x % 4 trips (0 to 3; 8 lanes of each count in a warp), 2 warps. SASS:
+    // a guard "LOP3.LUT P0, R0, R2, 0x3, ...; @!P0 BRA 0x170" and the loop's test at its bottom
+    // "ISETP.GE.U32.AND P0, PT, R11, R0, PT; @!P0 BRA 0x100". Per warp: the guard (32 lanes, 8
+    // with no trip: divergent), the test after trip 1 (24 lanes, 8 leave: divergent), after
+    // trip 2 (16 lanes, 8 leave: divergent), after trip 3 (8 lanes, all leave: uniform): 4
+    // branches, 3 divergent. The simulator tests the for at its top, 4 times for the lanes of
+    // 3 trips: 32 lanes (8 false), 24 (8 false), 16 (8 false), 8 (all false): the same 4 and
+    // 3. Two warps: 8 branches, 6 divergent, efficiency 25%.
+    lane_loop<<<1, 64>>>(in, out);
+    CHECK(name, "lane_loop", {"branches", 8}, {"divergent_branches", 6});
+  }
+  if (!std::strcmp(name, "tail_branch")) {
+    // if (i < n) with n = 80, 2 blocks of 64 threads: warps of i 0-31 and 32-63 all in, 64-95
+    // split (64-79 in, 80-95 out), 96-127 all out. SASS: "ISETP.GE.AND P0, PT, R9, UR4, PT;
+    // @P0 BRA 0x190" (BSSY/BSYNC around it are no branches): 4 branches, 1 divergent, 75%.
+    tail_branch<<<2, 64>>>(in, out, count, 80);
+    CHECK(name, "tail_branch", {"branches", 4}, {"divergent_branches", 1});
+  }
+  if (!std::strcmp(name, "forms")) {
+    // One warp. while (s < t % 2): 32 lanes, the odd ones go on (divergent); then 16, all
+    // leave: 2 branches, 1 divergent. do-while (s < 3) from s = 1 (even) or 2 (odd), after
+    // s++: 32 lanes all true; 32, the odd ones leave (divergent); 16, all leave: 3, 1
+    // divergent. twice's if (v < 0): 1, uniform (the declaring if around it: none). The range
+    // for: none. if (clamp_to(...) > 100 ? ...): 1, uniform (clamp_to's own if: none). The for of 2
+    // trips: 3 tests. for (;;): none; its if (k == 1): 2. while (0) and while (true):
+    // none (constants, which nvcc compiles away); the if in the latter: 1. In all 13
+    // branches, 2 divergent; twice() called on the host before the launch adds nothing.
+    if (twice(-1) != 0) return 1;
+    forms<<<1, 32>>>(count);
+    CHECK(name, "forms", {"branches", 13}, {"divergent_branches", 2});
+  }
+  if (!std::strcmp(name, "predicated")) {
+    // Where the simulator and Nsight part: odd_lanes' if (threadIdx.x % 2) is no branch in
+    // SASS. nvcc turns it into "ISETP.NE.U32.AND P0, PT, R0, 0x1, PT; @P0 EXIT" (the even
+    // lanes leave), so Nsight counts 0 branches. The simulator counts the source's condition:
+    // 2 warps, 2 branches, both divergent (stricter: it names a split that costs the GPU
+    // little here).
+    odd_lanes<<<1, 64>>>(in, out);
+    CHECK(name, "odd_lanes", {"branches", 2}, {"divergent_branches", 2});
   }
   std::printf("unknown case %s\n", name);
   return 2;

@@ -1,6 +1,7 @@
 // The harness's profiler API (wb_profile_*, shared/harness/wb.h), as lesson drivers use it: a
 // coalesced copy is at the ideal, a strided one is not, a padded tile has no bank conflicts, and
-// a tiled multiply reads global memory TILE times less than a naive one. Usage:
+// a tiled multiply reads global memory TILE times less than a naive one, and a uniform loop has
+// no divergent branch. Usage:
 // profile_harness; prints "harness profile: ok" or what differs. With CUSIM_MEMCHECK=0 the
 // counts are unavailable and it prints the reason.
 #include <stdio.h>
@@ -105,6 +106,10 @@ int main(void) {
   expect(p_naive.global_load_sectors == TILE / 2 * p_tiled.global_load_sectors,
          "multiplies: the tiled one reads TILE / 2 times fewer sectors");
   expect(p_tiled.global_store_sectors == p_naive.global_store_sectors, "multiplies: same stores");
+  // The naive loop's test, once per warp and k (64 trips and the exit), the same in every lane:
+  // 16 blocks of 8 warps, 65 branches each, none divergent.
+  expect(p_naive.branches == 16 * 8 * 65 && p_naive.divergent_branches == 0,
+         "naive multiply: 8,320 branches, none divergent");
 
   if (failures) return 1;
   printf("harness profile: ok\n");

@@ -21,6 +21,9 @@ check "global loads at the ideal" grep -q -E '^  global loads +[0-9]+ requests, 
 check "global stores at the ideal" grep -q -E '^  global stores +[0-9]+ requests, +8\.0 sectors/request, ideal 8\.0 \(100%\)' "$out"
 check "the grid-stride loop's line" grep -q -E '^    loads: 8\.0 sectors/request, ideal 8\.0: coalesced, at solution\.cu:[0-9]+$' "$out"
 check "full lanes" grep -q -E '^  active lanes: 32\.0 of 32 per request \(100%\)' "$out"
+# Each if and loop test, once per warp: n is a multiple of 32 and the grid-stride loop's trips
+# are the same in every lane of a warp, so no branch diverges.
+check "branches, none divergent" grep -q -E '^  branches: [0-9]+, 0 divergent; branch efficiency 100%$' "$out"
 check "occupancy" grep -q -E '^  occupancy: [0-9]+% \([0-9]+ warps of 64 per SM; limited by ' "$out"
 if command -v nvcc >/dev/null 2>&1; then
   check "registers from nvcc" grep -q -E '^  registers: [0-9]+ per thread \(from nvcc --resource-usage, sm_90\)' "$out"

@@ -381,6 +381,35 @@ unsigned activemask();
 [[noreturn]] void trap(const char *file, int line);
 long long clock64();
 
+/* Branch divergence (the profiler, runtime/profile.cpp). The rewriter wraps the condition of
+   each if, while, do-while and for in device code: br(site, condition), where site is a static
+   record of the condition's file and line. Off (the default), the cost is one load and a
+   predictable branch per condition: the flag is read with an asm load, so the memory checker's
+   instrumentation does not turn it into a call. */
+struct branch_site {
+  const char *file;
+  int line;
+};
+void note_branch(const branch_site *site, bool taken);
+} // namespace dev
+namespace rt {
+extern bool prof_on;
+} // namespace rt
+namespace dev {
+inline bool branch_profiling() {
+#if defined(__x86_64__)
+  unsigned char on;
+  __asm__("movb %1, %0" : "=q"(on) : "m"(::cusim::rt::prof_on));
+  return __builtin_expect(on != 0, 0);
+#else
+  return __builtin_expect(__atomic_load_n(&::cusim::rt::prof_on, __ATOMIC_RELAXED), 0);
+#endif
+}
+inline bool br(const branch_site *site, bool taken) {
+  if (branch_profiling()) note_branch(site, taken);
+  return taken;
+}
+
 /* __syncthreads() itself, where nothing instruments the program (built without the memory
    checker or a sanitizer) and the runtime allows it (block::fast_barrier): the runtime's
    sync_block, inline in the kernel, with the switch of cusim_switch.h. A crossing is then no

@@ -21,6 +21,9 @@ struct cusim_profile_counts {
   unsigned long long barriers;               /* __syncthreads() executed, summed over blocks */
   int registers, registers_known;            /* per thread; known: from nvcc, not assumed */
   double occupancy; /* theoretical, 0 to 1, of the window's last launch on an H100 */
+  /* Conditions of device code (if, loop tests) executed, once per warp, and those whose active
+   * lanes did not all go the same way (Nsight Compute's divergent branches). */
+  unsigned long long branches, divergent_branches;
 };
 
 /* Counts every launch from now on and prints the report when the program exits (what

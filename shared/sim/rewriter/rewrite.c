@@ -1272,7 +1272,15 @@ static void scan(rewriter *r) {
  * different spaces, templates called with explicit arguments, member calls and lambda
  * bodies are left alone): it may miss an error, never invent one. */
 
-enum { SPACE_HOST = 1, SPACE_DEVICE = 2, SPACE_GLOBAL = 4, SPACE_UNKNOWN = 0x80 };
+/* SPACE_CONSTEXPR marks a constexpr function's body: its conditions are not wrapped for the
+ * profiler (a static in a lambda would make it unusable in a constant expression). */
+enum {
+  SPACE_HOST = 1,
+  SPACE_DEVICE = 2,
+  SPACE_GLOBAL = 4,
+  SPACE_CONSTEXPR = 0x40,
+  SPACE_UNKNOWN = 0x80
+};
 
 typedef struct function_name {
   size_t token;         /* a token spelling the name */
@@ -1614,7 +1622,9 @@ static void collect_functions(rewriter *r, function_table *table, unsigned char 
       if (token_is_char(r, k, ';') || token_is_char(r, k, '}') || token_is_directive(r, k)) break;
       if (token_is_char(r, k, '{')) {
         /* a system header's function bodies are not checked (its code is not the user's) */
-        body_space[k] = (unsigned char)(r->tokens[i].system ? SPACE_UNKNOWN : spaces);
+        body_space[k] =
+            (unsigned char)(r->tokens[i].system ? SPACE_UNKNOWN
+                                                : spaces | (is_constexpr ? SPACE_CONSTEXPR : 0));
         if (spaces == SPACE_GLOBAL && !r->tokens[i].system) note_kernel(r, table, first, i, k);
         break;
       }
@@ -1644,6 +1654,93 @@ static unsigned block_space(const rewriter *r, size_t open, unsigned outer) {
   return outer;
 }
 
+/* ---- branch divergence: the conditions of device code ----------------------------------- */
+
+/* The closing ')' of the group opened at `open`, counting (), [] and {} (a lambda in a
+ * condition); NO_TOKEN when it is not found within the walk limit. */
+static size_t condition_close(const rewriter *r, size_t open) {
+  size_t depth = 0;
+  for (size_t k = open; k < r->token_count && k - open < RULE_WALK_LIMIT; k++) {
+    if (token_is_directive(r, k)) return NO_TOKEN;
+    if (token_is_char(r, k, '(') || token_is_char(r, k, '[') || token_is_char(r, k, '{'))
+      depth++;
+    else if (token_is_char(r, k, ')') || token_is_char(r, k, ']') || token_is_char(r, k, '}')) {
+      if (depth == 0) return NO_TOKEN;
+      if (--depth == 0) return token_is_char(r, k, ')') ? k : NO_TOKEN;
+    }
+  }
+  return NO_TOKEN;
+}
+
+/* Top-level ';' between first and end (tokens), the first two of them in semi[]. */
+static int top_level_semicolons(const rewriter *r, size_t first, size_t end, size_t semi[2]) {
+  size_t depth = 0;
+  int n = 0;
+  for (size_t k = first; k < end; k++) {
+    if (token_is_char(r, k, '(') || token_is_char(r, k, '[') || token_is_char(r, k, '{'))
+      depth++;
+    else if ((token_is_char(r, k, ')') || token_is_char(r, k, ']') || token_is_char(r, k, '}')) &&
+             depth > 0)
+      depth--;
+    else if (depth == 0 && token_is_char(r, k, ';')) {
+      if (n < 2) semi[n] = k;
+      n++;
+    }
+  }
+  return n;
+}
+
+/* A condition that declares a variable (if (int x = f())) cannot be wrapped: a top-level '='
+ * after a name that follows a type word, '*', '&' or '>'. */
+static int condition_declares(const rewriter *r, size_t first, size_t end) {
+  size_t depth = 0;
+  for (size_t k = first; k < end; k++) {
+    if (token_is_char(r, k, '(') || token_is_char(r, k, '[') || token_is_char(r, k, '{'))
+      depth++;
+    else if ((token_is_char(r, k, ')') || token_is_char(r, k, ']') || token_is_char(r, k, '}')) &&
+             depth > 0)
+      depth--;
+    else if (depth == 0 && token_is_char(r, k, '=') && k >= first + 2 && is_name(r, k - 1) &&
+             (token_is_identifier(r, k - 2) || token_is_char(r, k - 2, '*') ||
+              token_is_char(r, k - 2, '&') || token_is_char(r, k - 2, '>')))
+      return 1;
+  }
+  return 0;
+}
+
+/* Wraps tokens [first, end) of a condition: ::cusim::dev::br(SITE, static_cast<bool>(COND)),
+ * SITE a static record of the file and line (the profiler's divergence counts). */
+static void wrap_condition(rewriter *r, size_t first, size_t end) {
+  if (first >= end || condition_declares(r, first, end)) return;
+  /* while (0) of a macro, while (1), if (true): a constant, which nvcc compiles away */
+  if (end == first + 1 && (r->tokens[first].kind == TOKEN_NUMBER || token_is(r, first, "true") ||
+                           token_is(r, first, "false")))
+    return;
+  size_t at = r->tokens[first].start;
+  r->scratch.size = 0;
+  scratch_text(r, "::cusim::dev::br([] { static constexpr ::cusim::dev::branch_site s{__FILE__, "
+                  "__LINE__}; return &s; }(), static_cast<bool>(");
+  add_edit(r, first, at, at);
+  size_t after = r->tokens[end - 1].start + r->tokens[end - 1].length;
+  r->scratch.size = 0;
+  scratch_text(r, "))");
+  add_edit(r, end - 1, after, after);
+}
+
+/* if (...), while (...) (and do ... while (...)), for (...; COND; ...) at token i. */
+static void hook_branch(rewriter *r, size_t i) {
+  if (r->tokens[i].system || !token_is_char(r, i + 1, '(')) return; /* if constexpr: left */
+  size_t close = condition_close(r, i + 1);
+  if (close == NO_TOKEN) return;
+  size_t semi[2];
+  int n = top_level_semicolons(r, i + 2, close, semi);
+  if (token_is(r, i, "for")) {
+    if (n == 2) wrap_condition(r, semi[0] + 1, semi[1]);
+  } else if (n == 0) {
+    wrap_condition(r, i + 2, close);
+  }
+}
+
 /* Pass 2: the calls, launches and block-level constructs in each function body. */
 static void check_calls(rewriter *r, function_table *table, const unsigned char *body_space) {
   unsigned char *spaces = NULL;
@@ -1665,6 +1762,10 @@ static void check_calls(rewriter *r, function_table *table, const unsigned char 
       continue;
     }
     if (space == 0 || space == SPACE_UNKNOWN) continue;
+    if (r->marker_count > 0 && (space & (SPACE_DEVICE | SPACE_GLOBAL)) &&
+        !(space & SPACE_CONSTEXPR) &&
+        (token_is(r, i, "if") || token_is(r, i, "while") || token_is(r, i, "for")))
+      hook_branch(r, i);
     int host_only = space == SPACE_HOST;
     int device_only = !(space & SPACE_HOST);
     if (host_only && token_is(r, i, "__shared__")) {

@@ -15,7 +15,10 @@
 //   * shared memory: 32 banks of 4 bytes; a request takes as many wavefronts as the most distinct
 //     words any one bank must deliver (lanes reading the same word share it: a broadcast is
 //     free), at least one per 128 distinct bytes; bank conflicts are the wavefronts past that;
-//   * active lanes per request (divergence), atomics (per lane), __syncthreads() per block;
+//   * active lanes per request, atomics (per lane), __syncthreads() per block;
+//   * branches: each condition of device code (the rewriter wraps it in dev::br, which calls
+//     note_branch when profiling is on) is a request of its own, once per warp; divergent when
+//     its active lanes did not all go the same way (Nsight Compute's divergent branches);
 //   * theoretical occupancy from the launch and an H100's limits (registers per thread from nvcc
 //     where the caller passed them in CUSIM_PROFILE_REGS, else assumed, and the report says so).
 #include "internal.hpp"
@@ -46,7 +49,9 @@ bool prof_on = false;
 namespace {
 
 // Kinds of access, by memory space and direction.
-enum kind : uint8_t { global_ld, global_st, shared_ld, shared_st, atomic_op, n_kinds };
+// branch_op: a condition of device code (an if, a loop's test), one request per warp and
+// execution; its units count the divergent ones (active lanes that did not all go one way).
+enum kind : uint8_t { global_ld, global_st, shared_ld, shared_st, atomic_op, branch_op, n_kinds };
 
 struct site_stats {
   uint64_t requests = 0, lanes = 0;
@@ -70,6 +75,10 @@ struct open_site {
   uint8_t kind;
   uint32_t count[32]; // per lane: executions since the last flush
   std::vector<request> reqs;
+  // A branch site's requests, 8 bytes each: the active lanes (low half) and those that took the
+  // branch (high half). A loop's test is executed as often as its body's accesses, so they are
+  // kept small, and apart from the limit on open memory requests.
+  std::vector<uint64_t> branches;
 };
 struct warp_sites {
   std::vector<open_site> sites;
@@ -84,6 +93,7 @@ uint64_t site_key(const void *pc, uint8_t k) {
 struct worker_prof {
   std::vector<warp_sites> warps;
   uint64_t open = 0;      // requests held in warps
+  uint64_t open_br = 0;   // branch requests held in warps
   unsigned bar_seen = 0;  // the block's barrier count when the requests were opened
   unsigned bar_start = 0; // its barrier count when the block started
   bool in_block = false;
@@ -171,9 +181,23 @@ void count_request(const request &r, uint8_t k, site_stats &s) {
 }
 
 // Counts every open request of the worker's block (all their lanes have executed them).
+// A branch site's open requests: once per warp, divergent when the active lanes split.
+void count_branches(open_site &o, site_stats &s) {
+  for (uint64_t b : o.branches) {
+    uint32_t mask = (uint32_t)b, taken = (uint32_t)(b >> 32);
+    if (!mask) continue;
+    s.requests++;
+    s.lanes += (uint64_t)__builtin_popcount(mask);
+    if (taken && taken != mask) s.units++;
+  }
+  o.branches.clear();
+  std::memset(o.count, 0, sizeof o.count);
+}
+
 void flush_requests(worker_prof &w) {
   for (warp_sites &ws : w.warps) {
     for (open_site &o : ws.sites) {
+      if (!o.branches.empty()) count_branches(o, w.sites[site_key(o.pc, o.kind)]);
       if (o.reqs.empty()) continue;
       site_stats &s = w.sites[site_key(o.pc, o.kind)];
       for (const request &r : o.reqs)
@@ -183,6 +207,7 @@ void flush_requests(worker_prof &w) {
     }
   }
   w.open = 0;
+  w.open_br = 0;
 }
 
 // Too many open requests (a long loop without a barrier): the warps other than the running one
@@ -192,6 +217,10 @@ __attribute__((noinline)) void flush_other_warps(worker_prof &w, unsigned runnin
   for (size_t wi = 0; wi < w.warps.size(); ++wi) {
     if (wi == running_warp) continue;
     for (open_site &o : w.warps[wi].sites) {
+      if (!o.branches.empty()) {
+        w.open_br -= o.branches.size();
+        count_branches(o, w.sites[site_key(o.pc, o.kind)]);
+      }
       if (o.reqs.empty()) continue;
       site_stats &s = w.sites[site_key(o.pc, o.kind)];
       for (const request &r : o.reqs)
@@ -201,7 +230,8 @@ __attribute__((noinline)) void flush_other_warps(worker_prof &w, unsigned runnin
       std::memset(o.count, 0, sizeof o.count);
     }
   }
-  if (w.open > (1u << 18)) flush_requests(w); // one warp alone: count what it did so far
+  // One warp alone: count what it did so far.
+  if (w.open > (1u << 18) || w.open_br > (1u << 22)) flush_requests(w);
 }
 
 void end_block(worker_prof &w) {
@@ -585,6 +615,20 @@ void print_picture(FILE *o, const launch_record &l, uint64_t site, const std::st
   }
 }
 
+// Branch efficiency, (branches - divergent) / branches: whole percents, but never 100% while a
+// branch diverged (99.9% then), nor 0% while one did not.
+std::string efficiency(uint64_t branches, uint64_t divergent) {
+  double e = 100.0 * (double)(branches - divergent) / (double)branches;
+  char buf[16];
+  if (divergent && e > 99.5)
+    std::snprintf(buf, sizeof buf, "%.1f%%", std::min(e, 99.9));
+  else if (divergent < branches && e < 0.5)
+    std::snprintf(buf, sizeof buf, "%.1f%%", std::max(e, 0.1));
+  else
+    std::snprintf(buf, sizeof buf, "%.0f%%", e);
+  return buf;
+}
+
 void print_report() {
   std::lock_guard<std::mutex> lock(mu);
   std::fflush(stdout);
@@ -602,11 +646,22 @@ void print_report() {
   for (const launch_record &l : launches) {
     if (!by_name.count(l.name)) order.push_back(l.name);
     by_name[l.name].push_back(&l);
-    for (auto &s : l.sites) pcs.push_back((const void *)(uintptr_t)(s.first >> 3));
+    for (auto &s : l.sites)
+      if ((s.first & 7) != branch_op) pcs.push_back((const void *)(uintptr_t)(s.first >> 3));
   }
   std::sort(pcs.begin(), pcs.end());
   pcs.erase(std::unique(pcs.begin(), pcs.end()), pcs.end());
   std::map<const void *, std::string> where = source_lines(pcs);
+  // A branch site is the rewriter's record of its file and line.
+  for (const launch_record &l : launches)
+    for (auto &s : l.sites) {
+      if ((s.first & 7) != branch_op) continue;
+      auto *b = (const dev::branch_site *)(uintptr_t)(s.first >> 3);
+      std::string f = b->file ? b->file : "?";
+      size_t sl = f.rfind('/');
+      if (sl != std::string::npos) f = f.substr(sl + 1);
+      where[b] = f + ":" + std::to_string(b->line);
+    }
   std::fprintf(o, "\ncusim profile: counts as an NVIDIA H100 would see them (Nsight Compute's\n"
                   "definitions); times on the simulator say nothing about a GPU\n");
   if (order.empty()) std::fprintf(o, "  no kernel was launched\n");
@@ -666,12 +721,18 @@ void print_report() {
         std::fprintf(o, "  %-13s %10" PRIu64 " bank conflicts\n", "", t.units - t.ideal);
     }
     uint64_t reqs = 0, lanes = 0;
-    for (int k = 0; k < n_kinds; ++k) reqs += tot[k].requests, lanes += tot[k].lanes;
+    for (int k = 0; k <= atomic_op; ++k) reqs += tot[k].requests, lanes += tot[k].lanes;
     if (reqs)
       std::fprintf(o, "  active lanes: %.1f of 32 per request (%.0f%%)\n",
                    (double)lanes / (double)reqs, 100.0 * (double)lanes / (double)reqs / 32);
     std::fprintf(o, "  atomics: %" PRIu64 "; __syncthreads(): %.1f per block\n",
                  tot[atomic_op].lanes, blocks ? (double)barriers / (double)blocks : 0.0);
+    // Branches as Nsight Compute counts them: once per warp that executes one; divergent when
+    // the warp's active lanes do not all take the same way.
+    const site_stats &br = tot[branch_op];
+    if (br.requests)
+      std::fprintf(o, "  branches: %" PRIu64 ", %" PRIu64 " divergent; branch efficiency %s\n",
+                   br.requests, br.units, efficiency(br.requests, br.units).c_str());
     // The lines to look at: most wasted sectors or wavefronts first, then most requests.
     std::vector<std::pair<uint64_t, site_stats>> top(sites.begin(), sites.end());
     std::stable_sort(top.begin(), top.end(), [](const auto &a, const auto &b) {
@@ -682,7 +743,7 @@ void print_report() {
     int shown = 0;
     for (auto &s : top) {
       uint8_t k = (uint8_t)(s.first & 7);
-      if (k == atomic_op || shown == 4) continue;
+      if (k >= atomic_op || shown == 4) continue;
       if (shown++ == 0) std::fprintf(o, "  top lines:\n");
       auto w = where.find((const void *)(uintptr_t)(s.first >> 3));
       std::string line = w == where.end() ? "an unknown line" : w->second;
@@ -695,10 +756,37 @@ void print_report() {
                     global ? "sectors" : "wavefronts", ideal);
       text += buf + verdict(k, per, ideal) + ",";
       std::string tail = "at " + line;
+      double lanes_per = (double)s.second.lanes / (double)s.second.requests;
+      if (lanes_per < 31.95) { // fewer active lanes than a warp: divergence or a partial warp
+        std::snprintf(buf, sizeof buf, "%.1f lanes,", lanes_per);
+        if (4 + text.size() + 1 + std::strlen(buf) <= 80)
+          text += std::string(" ") + buf;
+        else
+          tail = buf + (" " + tail); // (the text alone fills the line)
+      }
       if (4 + text.size() + 1 + tail.size() <= 80)
         std::fprintf(o, "    %s %s\n", text.c_str(), tail.c_str());
       else
         std::fprintf(o, "    %s\n      %.72s\n", text.c_str(), tail.c_str());
+    }
+    // The divergent branches, most first.
+    std::vector<std::pair<uint64_t, site_stats>> divergent;
+    for (auto &s : sites)
+      if ((s.first & 7) == branch_op && s.second.units) divergent.push_back(s);
+    std::stable_sort(divergent.begin(), divergent.end(),
+                     [](const auto &a, const auto &b) { return a.second.units > b.second.units; });
+    for (size_t i = 0; i < divergent.size() && i < 4; ++i) {
+      if (i == 0) std::fprintf(o, "  divergent branches:\n");
+      const site_stats &t = divergent[i].second;
+      auto w = where.find((const void *)(uintptr_t)(divergent[i].first >> 3));
+      char buf[128];
+      std::snprintf(buf, sizeof buf, "%" PRIu64 " of %" PRIu64 " divergent (efficiency %s),",
+                    t.units, t.requests, efficiency(t.requests, t.units).c_str());
+      std::string tail = "at " + (w == where.end() ? std::string("an unknown line") : w->second);
+      if (4 + std::strlen(buf) + 1 + tail.size() <= 80)
+        std::fprintf(o, "    %s %s\n", buf, tail.c_str());
+      else
+        std::fprintf(o, "    %s\n      %.72s\n", buf, tail.c_str());
     }
     // The picture of the kernel's first small launch: its two top global lines.
     for (const launch_record *l : ls) {
@@ -751,6 +839,10 @@ void totals(const std::vector<const launch_record *> &ls, cusim_profile_counts *
       case atomic_op:
         c->atomics += t.lanes;
         break;
+      case branch_op:
+        c->branches += t.requests;
+        c->divergent_branches += t.units;
+        continue; // not a memory request
       }
       c->requests += t.requests;
       c->active_lanes += t.lanes;
@@ -778,10 +870,20 @@ __attribute__((constructor)) void read_environment() {
 } // namespace
 
 // ---- the scheduler's side -----------------------------------------------------------------------
+namespace {
+void note(uintptr_t a, unsigned size, const void *pc, uint8_t k);
+}
 void profile_access(uintptr_t a, unsigned size, bool write, const void *pc, bool atomic,
                     bool shared) {
+  if (__builtin_expect(!wp.in_block, 0)) return;
+  note(a, size, pc,
+       atomic ? (uint8_t)atomic_op : (uint8_t)((shared ? shared_ld : global_ld) + (write ? 1 : 0)));
+}
+
+namespace {
+// One lane's execution of a site: into the warp's request for it (see the file's head).
+void note(uintptr_t a, unsigned size, const void *pc, uint8_t k) {
   worker_prof &w = wp;
-  if (__builtin_expect(!w.in_block, 0)) return;
   if (__builtin_expect(*itls.bar_gen != w.bar_seen, 0)) { // a __syncthreads() completed
     flush_requests(w);
     w.bar_seen = *itls.bar_gen;
@@ -789,8 +891,6 @@ void profile_access(uintptr_t a, unsigned size, bool write, const void *pc, bool
   unsigned tid = cusim_tls.tid, warp = tid >> 5, lane = tid & 31;
   if (__builtin_expect(warp >= w.warps.size(), 0)) w.warps.resize(warp + 1);
   warp_sites &ws = w.warps[warp];
-  uint8_t k =
-      atomic ? (uint8_t)atomic_op : (uint8_t)((shared ? shared_ld : global_ld) + (write ? 1 : 0));
   open_site *o = nullptr;
   if (ws.last < ws.sites.size() && ws.sites[ws.last].pc == pc && ws.sites[ws.last].kind == k) {
     o = &ws.sites[ws.last];
@@ -802,12 +902,24 @@ void profile_access(uintptr_t a, unsigned size, bool write, const void *pc, bool
         break;
       }
     if (!o) {
-      ws.sites.push_back(open_site{pc, k, {0}, {}});
+      ws.sites.push_back(open_site{pc, k, {0}, {}, {}});
       ws.last = ws.sites.size() - 1;
       o = &ws.sites.back();
     }
   }
   uint32_t n = o->count[lane]++;
+  if (k == branch_op) {
+    if (n >= o->branches.size()) {
+      o->branches.resize(n + 1);
+      if (++w.open_br > (1u << 22)) {
+        flush_other_warps(w, warp);
+        n = o->count[lane]++;
+        if (n >= o->branches.size()) o->branches.resize(n + 1), ++w.open_br;
+      }
+    }
+    o->branches[n] |= (1ull << lane) | ((uint64_t)(a != 0) << (32 + lane));
+    return;
+  }
   if (n >= o->reqs.size()) {
     o->reqs.resize(n + 1);
     if (++w.open > (1u << 18)) {
@@ -824,6 +936,7 @@ void profile_access(uintptr_t a, unsigned size, bool write, const void *pc, bool
   r.addr[lane] = a;
   r.size[lane] = (uint8_t)std::min(size, 255u);
 }
+} // namespace
 
 void profile_launch_begin(const detail::kernel_base *k) {
   if (!requested) return;
@@ -891,6 +1004,12 @@ void profile_launch_end() {
 }
 
 } // namespace rt
+
+// A condition of device code (the rewriter wraps each one in dev::br, cusim_device.h).
+void dev::note_branch(const branch_site *site, bool taken) {
+  if (!rt::wp.in_block) return; // host code, or a __host__ __device__ function on the host
+  rt::note(taken ? 1 : 0, 1, site, rt::branch_op);
+}
 } // namespace cusim
 
 // ---- the C API (cusim_profile.h) ----------------------------------------------------------------
