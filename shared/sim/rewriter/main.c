@@ -7,12 +7,14 @@
 #include <string.h>
 
 static const char usage[] =
-    "usage: cusim-rewrite INPUT.cu OUTPUT.cpp\n"
+    "usage: cusim-rewrite [--no-branch-sites] INPUT.cu OUTPUT.cpp\n"
     "       cusim-rewrite INPUT.cu -o OUTPUT.cpp\n"
     "Rewrites a CUDA C file into C++ for the CPU simulator: kernel launches become calls of\n"
     "::cusim::launch, __shared__ declarations become references into the block's shared memory,\n"
     "and every line stays where it was (the output starts with #line 1 \"INPUT.cu\").\n"
     "'-' reads standard input or writes standard output.\n"
+    "--no-branch-sites leaves the conditions of device code unwrapped (no branch counts for\n"
+    "the profiler; NVRTC uses it, so that its log's columns are the string's own).\n"
     "Exit status: 0 done, 1 errors in the input (reported as file:line:col: error: ...),\n"
     "2 usage error.\n";
 
@@ -67,6 +69,8 @@ int main(int argc, char **argv) {
     }
     if (!options_done && strcmp(argument, "--") == 0) {
       options_done = 1;
+    } else if (!options_done && strcmp(argument, "--no-branch-sites") == 0) {
+      cusim_rewrite_set_branch_sites(0);
     } else if (!options_done && strcmp(argument, "-o") == 0) {
       if (i + 1 >= argc) return usage_error("-o needs a file name", NULL);
       if (output_path) return usage_error("more than one output file", NULL);

@@ -1655,6 +1655,7 @@ static unsigned block_space(const rewriter *r, size_t open, unsigned outer) {
 }
 
 /* ---- branch divergence: the conditions of device code ----------------------------------- */
+static int branch_sites = 1; /* cusim_rewrite_set_branch_sites */
 
 /* The closing ')' of the group opened at `open`, counting (), [] and {} (a lambda in a
  * condition); NO_TOKEN when it is not found within the walk limit. */
@@ -1762,7 +1763,7 @@ static void check_calls(rewriter *r, function_table *table, const unsigned char 
       continue;
     }
     if (space == 0 || space == SPACE_UNKNOWN) continue;
-    if (r->marker_count > 0 && (space & (SPACE_DEVICE | SPACE_GLOBAL)) &&
+    if (branch_sites && r->marker_count > 0 && (space & (SPACE_DEVICE | SPACE_GLOBAL)) &&
         !(space & SPACE_CONSTEXPR) &&
         (token_is(r, i, "if") || token_is(r, i, "while") || token_is(r, i, "for")))
       hook_branch(r, i);
@@ -1932,6 +1933,10 @@ static void write_output(rewriter *r, size_t body_start, cusim_sink output) {
   }
   if (r->source_size > position)
     output.write(output.context, r->source + position, r->source_size - position);
+}
+
+void cusim_rewrite_set_branch_sites(int on) {
+  branch_sites = on;
 }
 
 int cusim_rewrite_buffer(const char *input, size_t size, const char *filename, cusim_sink output,

@@ -23,6 +23,10 @@ typedef struct cusim_sink {
 int cusim_rewrite_buffer(const char *input, size_t size, const char *filename, cusim_sink output,
                          cusim_sink errors);
 
+/* Whether the conditions of device code are wrapped for the profiler's branch counts (default 1).
+ * NVRTC turns it off: the wrapping moves columns, and its log puts a caret under the string. */
+void cusim_rewrite_set_branch_sites(int on);
+
 #ifdef __cplusplus
 }
 #endif

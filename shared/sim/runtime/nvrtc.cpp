@@ -495,7 +495,8 @@ nvrtcResult compile(nvrtcProgram prog, int count, const char *const *given) {
   step.insert(step.end(), {"-isystem", include, "-isystem", include + "/unsupported", "-include",
                            "cusim_prelude.h", path, "-o", preprocessed});
   int rc = run(step, log_path);
-  if (rc == 0) rc = run({rewriter, preprocessed, rewritten}, log_path);
+  // No branch sites: the wrapping would move the columns the log puts its caret at.
+  if (rc == 0) rc = run({rewriter, "--no-branch-sites", preprocessed, rewritten}, log_path);
   if (rc == 0 && !prog->name_expressions.empty()) {
     // Each name expression registers what it names (a template instance too) and keeps its
     // address where nvrtcGetLoweredName finds it.
