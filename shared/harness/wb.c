@@ -666,3 +666,10 @@ const char *wb_profile_unavailable(void) {
          "ncu measures them): the check falls back to timing";
 #endif
 }
+
+long long wb_seeded_n(const wb_program *program, const wb_args *args) {
+  if (args->seed == 1 || args->n < 2) return args->n;
+  long long span = args->n / 2; /* how far below n the size may go */
+  long long n = args->n - (long long)(wb_hash64(args->seed, 0x5EEDULL) % (uint64_t)span);
+  return n < program->min_n ? program->min_n : n;
+}

@@ -671,7 +671,7 @@ write_gradebooks() { # OUT: grades.csv, junit.xml, STUDENT/results.json, summary
       done
       printf '  %s\n' "${cells[$student,total]}"
     done
-    [ ! -s "$out/skipped.txt" ] || sed 's/^/# skipped: /' "$out/skipped.txt"
+    [ ! -s "$out/skipped.txt" ] || sed 's/^/skipped: /' "$out/skipped.txt" | fold -s -w 76 | sed 's/^/# /; s/ *$//'
   } | write_atomic "$out/summary.txt"
   GRADE_ERRORS=$all_errors
 }
@@ -941,7 +941,7 @@ grade_finish() { # OUT
     exit 3
   fi
   if [ -s "$out/skipped.txt" ]; then
-    bad "$(counted "$(wc -l <"$out/skipped.txt")" entry) of the submissions skipped, not graded (listed in $out/skipped.txt)"
+    bad "$(counted "$(wc -l <"$out/skipped.txt")" submission) skipped, not graded: each with its reason in $out/skipped.txt"
     exit 4
   fi
 }
