@@ -427,9 +427,9 @@ grade_sweep() {
 }
 grade_nvcc_rejects() { # LOG: the attempt fails as nvcc says
   local line
-  show_nvcc_errors >>"$1" 2>&1
-  line=$(grep -m 1 -E ':[0-9]+: error' "$NVCC_LOG" | sed -E 's@^[^ :]*/([^/ :]+):@\1:@')
-  ATTEMPT=compile-error ATTEMPT_MESSAGE="does not compile (nvcc): ${line:-see the log}" ATTEMPT_TASKS=''
+  show_nvcc_errors 2>&1 | head -c "$GRADE_OUTPUT_LIMIT" | clean_text >>"$1"
+  line=$(grep -m 1 -E ':[0-9]+: error' "$NVCC_LOG" | head -c 300 | sed -E 's@^[^ :]*/([^/ :]+):@\1:@')
+  ATTEMPT=compile-error ATTEMPT_MESSAGE="does not compile (nvcc): $(clean_line "${line:-see the log}")" ATTEMPT_TASKS=''
 }
 grade_crash_message() { # a cusim: error line -> "crash: WHAT (task N) in kernel 'K', block (..), thread (..)"
   local line=$1 what task kernel block thread
@@ -879,7 +879,7 @@ cmd_grade() {
   say "This grade's seed: $GRADE_SEED (an input of its own for every lesson; --seed repeats it)" | grade_console
   printf 'backend\t%s\nlessons\t%s\nseed\t%s\ntimeout\t%s\n' "$where" "${lessons[*]}" "$GRADE_SEED" "$GRADE_TIMEOUT" >"$out/grade-info.tsv"
 
-  local backend verdict message started elapsed record log max points
+  local backend verdict message started elapsed record log max points screened
   for s in "${picked[@]}"; do
     local student=${STUDENTS[$s]}
     rm -rf "${out:?}/logs/$student"
@@ -895,8 +895,11 @@ cmd_grade() {
       if [ -z "$file" ]; then
         verdict=not-submitted message="not submitted"
         echo "no $(basename "$(exercise_file "$lesson")") for lesson ${lesson%%-*} in ${ROOTS[$s]}" >"$log"
-      elif ! screen_submission "${DIRS[$s]}" "$file" "$lesson" >"$log" 2>&1; then
-        verdict=refused message=$(sed -n '1s/^refused: //p' <(grep -m 1 '^refused: ' "$log"))
+      elif screen_submission "${DIRS[$s]}" "$file" "$lesson" >"$log.screen" 2>&1; screened=$?
+        clean_text <"$log.screen" >"$log" # the rules quote the student's lines
+        rm -f "$log.screen"
+        [ $screened -ne 0 ]; then
+        verdict=refused message=$(sed -n '1s/^refused: //p' <(grep -m 1 '^refused: ' "$log" | head -c 300))
         message="refused: ${message:-see the log}"
       else
         # A fresh copy of the course files; only the exercise file comes from the student (touched
