@@ -168,9 +168,10 @@ grade_sandbox_setup() { # sets GRADE_SANDBOX; without one, only by choice (--no-
     return
   else
     [ ${#why} -le 60 ] || why="${why:0:57}..."
-    usage_error "grade: no sandbox ($why). Install bubblewrap (apt install bubblewrap), or grade with --no-sandbox to run every submission as you: it could then read or change your files (the source rules and the process sweep are its only fence)"
+    usage_error "grade: no sandbox ($why): install bubblewrap, or grade with --no-sandbox (every submission then runs as you, and can read or change your files)"
   fi
-  warn "warning: no sandbox ($why): submissions run as you, and could read or change your files"
+  warn "warning: no sandbox ($why): submissions run as you,"
+  warn "  and can read or change your files (see docs/instructor-guide.md)"
 }
 grade_snapshot() { # TREE BUILD: keep both as the base every submission starts from
   GRADE_BASE=${2%/*}/base
@@ -688,9 +689,9 @@ write_gradebooks() { # OUT: grades.csv, junit.xml, STUDENT/results.json, summary
 GRADE_RESERVED=" grades.csv junit.xml summary.txt tasks.txt skipped.txt grade-info.tsv logs work shards "
 grade_name_ok() { # NAME ENTRY
   if [ "$(printf '%s' "$1" | clean_text)" != "$1" ] || [[ $1 == *$'\n'* || $1 == *[[:cntrl:]]* ]]; then
-    grade_skip "$2" "its name has control characters, escapes or bytes that are not UTF-8: rename it"
+    grade_skip "$2" "its name has control characters or bytes that are not UTF-8"
   elif [[ $GRADE_RESERVED == *" $1 "* ]]; then
-    grade_skip "$2" "its name is one of the grader's own files ($1): rename it"
+    grade_skip "$2" "its name is one of grade's own files"
   else
     return 0
   fi
