@@ -91,11 +91,15 @@ void wb_cuda_check(cudaError_t status, const char *what, const char *file, int l
     fprintf(stdout, "FAIL: CUDA error %s in task %d (cusim: error says why)\n",
             cudaGetErrorName(status), cusim_last_error_task());
     fflush(stdout);
+    char reason[64]; /* the verdict record names the task too (the grader reads only the record) */
+    snprintf(reason, sizeof reason, "CUDA error in task %d", cusim_last_error_task());
+    wb_verdict_write(0, reason);
     exit(WB_EXIT_CUDA);
   }
 #endif
   fprintf(stdout, "FAIL: CUDA error %s\n", cudaGetErrorName(status));
   fflush(stdout);
+  wb_verdict_write(0, "CUDA error");
   exit(WB_EXIT_CUDA);
 }
 

@@ -37,7 +37,7 @@ grade_corpus_checks() {
   if command -v jq >/dev/null; then
     for file in "$results"/*/results.json "$results"/.[!.]*/results.json; do
       [ -f "$file" ] || continue
-      check "${file#"$results"/} is valid JSON (jq)" jq -e . "$file" >/dev/null
+      check "${file#"$results"/} is valid JSON (jq)" bash -c 'jq -e . "$1" >/dev/null' _ "$file"
     done
   else
     echo "skip - jq is not installed: results.json not validated"
