@@ -253,8 +253,11 @@ task_region() { # FILE TASK: the lines of that task's region (markers excluded)
     on' "$1"
 }
 splice_task() { # BASE DONOR TASK: BASE with task TASK's region taken from DONOR
-  awk -v t="$3" -v donor="$2" '
-    function region(   line, on, n, out) {
+  # The donor's path (a student's folder, any name) goes by the environment: -v would expand
+  # backslashes in it.
+  WB_DONOR=$2 awk -v t="$3" '
+    function region(   line, on, n, out, donor) {
+      donor = ENVIRON["WB_DONOR"]
       while ((getline line < donor) > 0) {
         if (line ~ /^[ \t]*(\/\/|\/\*) ---- end of task [0-9]+/) { if (on) break; continue }
         if (line ~ /^[ \t]*(\/\/|\/\*) ---- task [0-9]+/) { match(line, /task [0-9]+/); on = (substr(line, RSTART + 5, RLENGTH - 5) == t); continue }
