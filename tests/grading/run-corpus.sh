@@ -59,8 +59,10 @@ grade_corpus_checks() {
   if [ -n "${expect[names]:-}" ]; then
     check "names: .hidden is graded" grep -q -E '^  \.hidden +03 wrong-result' "$out"
     check "names: =2+5 is a quoted, prefixed CSV cell" grep -q -F "\"'=2+5\",wrong-result," "$results/grades.csv"
-    check "names: a literal \\n forges no tasks.txt line" test "$(grep -c -v -E '^[^ ]+ 03 [0-9]+ [a-z-]+$' "$results/tasks.txt")" -eq 0
+    check "names: a literal \\n forges no tasks.txt line" test "$(grep -c -v -E '^[^ ]+ [0-9]{2} [0-9]+ [a-z-]+$' "$results/tasks.txt")" -eq 0
     check "names: lit\\nx has its 3 tasks" test "$(grep -c -F 'lit\nx 03 ' "$results/tasks.txt")" -eq 3
+    check "names: lit\\nx's task 2 is judged from its own path (spliced: pass)" grep -q -x -F 'lit\nx 03 2 pass' "$results/tasks.txt"
+    check "names: lit\\nx's wrong task 1 fails" grep -q -x -F 'lit\nx 03 1 fail' "$results/tasks.txt"
     check "names: summary.txt is skipped with the reason" grep -q -F "summary.txt: its name is one of grade's own files" "$results/skipped.txt"
     check "names: the newline name is skipped with the reason" grep -q -F "\$'new\\nline': its name has control characters" "$results/skipped.txt"
     check "names: summary.txt is still the table" grep -q -E '^# workbook grade' "$results/summary.txt"
