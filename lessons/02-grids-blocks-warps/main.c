@@ -217,6 +217,7 @@ static void run_reference(void *context) {
 int main(int argc, char **argv) {
   wb_args args;
   wb_parse_args(argc, argv, &program, &args);
+  args.n = wb_seeded_n(&program, &args); /* --seed S: shapes of its own (a grade uses one) */
   configuration configurations[CONFIGURATIONS];
   make_configurations(args.n, configurations);
   static const int sweep[SWEEP_SIZES] = {32, 64, 128, 256, 512, 1024};

@@ -18,6 +18,7 @@
 # child it left behind cannot outlive it. Set by `workbook grade` (not seen by the program):
 #   WB_VERDICT_LOG  a file that gets one line per run: "run K PASS|FAIL|NONE exit=S tasks=N,..."
 #   WB_SANDBOX      a command run as WB_SANDBOX PROGRAM ARGS... (shared/workbook/sandbox.sh)
+#   WB_OUTPUT_LIMIT the bytes of output kept per run (default 65536), then "output cut at N bytes"
 set -u
 mode=${1:?mode} seconds=${2:?seconds} program=${3:?program}
 shift 3
@@ -96,6 +97,18 @@ record_verdict() { # TOKEN RECORD
     }' "$2" 2>/dev/null || echo "NONE -"
 }
 
+# What a run printed, shown up to WB_OUTPUT_LIMIT bytes (default 64 KiB): one program printing
+# 200 MB must not make a gradebook or a CTest log of that size. The cut is said in one line.
+output_limit=${WB_OUTPUT_LIMIT:-65536}
+unset WB_OUTPUT_LIMIT
+[[ $output_limit =~ ^[1-9][0-9]*$ ]] || output_limit=65536
+show_output() {
+  local size
+  size=$(stat -c %s "$log" 2>/dev/null || echo 0)
+  if [ "$size" -le "$output_limit" ]; then cat "$log"; return; fi
+  head -c "$output_limit" "$log"
+  printf '\n[output cut at %s bytes: the run printed %s]\n' "$output_limit" "$size"
+}
 saw_wrong=0
 log=$(mktemp)
 record=$(mktemp)
@@ -107,7 +120,7 @@ for argset in "$@"; do
   echo "==> ${program##*/} $argset"
   run_one "$argset" > "$log" 2>&1
   status=$?
-  cat "$log"
+  show_output
   case $mode in
     check)
       [ $status -eq 0 ] || exit $status ;;

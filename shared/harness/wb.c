@@ -91,11 +91,15 @@ void wb_cuda_check(cudaError_t status, const char *what, const char *file, int l
     fprintf(stdout, "FAIL: CUDA error %s in task %d (cusim: error says why)\n",
             cudaGetErrorName(status), cusim_last_error_task());
     fflush(stdout);
+    char reason[64]; /* the verdict record names the task too (the grader reads only the record) */
+    snprintf(reason, sizeof reason, "CUDA error in task %d", cusim_last_error_task());
+    wb_verdict_write(0, reason);
     exit(WB_EXIT_CUDA);
   }
 #endif
   fprintf(stdout, "FAIL: CUDA error %s\n", cudaGetErrorName(status));
   fflush(stdout);
+  wb_verdict_write(0, "CUDA error");
   exit(WB_EXIT_CUDA);
 }
 
@@ -677,4 +681,11 @@ const char *wb_profile_unavailable(void) {
   return "profile counts are not available on a GPU (the simulator counts them; "
          "ncu measures them): the check falls back to timing";
 #endif
+}
+
+long long wb_seeded_n(const wb_program *program, const wb_args *args) {
+  if (args->seed == 1 || args->n < 2) return args->n;
+  long long span = args->n / 2; /* how far below n the size may go */
+  long long n = args->n - (long long)(wb_hash64(args->seed, 0x5EEDULL) % (uint64_t)span);
+  return n < program->min_n ? program->min_n : n;
 }

@@ -85,6 +85,10 @@ typedef struct {
 /* Parse the uniform flags. Bad input prints one line and the usage to stderr and exits 2;
  * --help prints the usage to stdout and exits 0. */
 void wb_parse_args(int argc, char **argv, const wb_program *program, wb_args *args);
+/* The size a run checks: n itself, or with --seed S (any S but the default 1) a size in (n/2, n]
+ * that depends on S, never below min_n. A grade adds a run with a seed of its own, so an answer
+ * that knows the shipped sizes (a table of them) meets a size it has not seen. */
+long long wb_seeded_n(const wb_program *program, const wb_args *args);
 
 /* Exit 2 with a one-line reason unless `bytes` of host memory can plausibly be allocated. */
 void wb_require_host_memory(const wb_program *program, double bytes);

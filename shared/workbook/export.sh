@@ -61,6 +61,88 @@ copy_tree() { # SRC DST [FIND-PRUNE-TESTS...]
       -o \( -type d -exec test -f '{}/CMakeCache.txt' \; \) \) -prune -o ! -type d -print0 |
     xargs -0 -r cp -a --parents -t "$dst")
 }
+# --- What a bundle is: the course, and nothing else ---------------------------------------------
+# The files to ship come from git's index where the tree is a git work tree (an untracked file
+# never ships: a submission, a gradebook, a grading file), else from the tree's files (no .git,
+# build folders, .bak). Each is one of: ship (the workbook script, the build files, shared/, the
+# chosen lessons but their grading.txt, the learner's docs), home (the project's own machinery:
+# solutions/, tests/, .ci/, the maintainer docs and recipes, grading files, lessons not chosen)
+# or foreign (anything else). Outside git a foreign file refuses the bundle, by name: export cannot
+# tell a submission or a gradebook from the course.
+EXPORT_SOURCE='' EXPORT_SHIP=() EXPORT_FOREIGN=()
+export_kind() { # PATH LESSON... -> ship | home | foreign
+  local path=$1 lesson
+  shift
+  case $path in
+    *.bak | lessons/*/grading.txt) echo home; return ;;
+    workbook | CMakeLists.txt | .gitignore | shared/* | docs/getting-started.md | docs/troubleshooting.md) echo ship; return ;;
+    README.md | CMakePresets.json | .clang-format | .ci/* | tests/* | solutions/* | .workbook/* | docs/*.md | docs/recipes/* | docs/template/*)
+      echo home; return ;;
+    lessons/*/*)
+      lesson=${path#lessons/}
+      lesson=${lesson%%/*}
+      if [[ " $* " == *" $lesson "* ]]; then echo ship
+      elif [[ " ${ALL_LESSONS[*]} " == *" $lesson "* ]]; then echo home
+      else echo foreign
+      fi
+      return ;;
+  esac
+  echo foreign
+}
+export_plan() { # ROOT LESSON...: fill EXPORT_SOURCE, EXPORT_SHIP and EXPORT_FOREIGN
+  local root=$1 path
+  shift
+  EXPORT_SHIP=() EXPORT_FOREIGN=()
+  local -a files=()
+  if [ -z "$(git -C "$root" rev-parse --show-prefix 2>/dev/null)" ] && git -C "$root" rev-parse --git-dir >/dev/null 2>&1; then
+    EXPORT_SOURCE=git
+    mapfile -t files < <(git -C "$root" -c core.quotePath=false ls-files)
+  else
+    EXPORT_SOURCE=files
+    mapfile -t files < <(cd "$root" && find . -mindepth 1 \( -name .git -o -path './build*' \
+      -o \( -type d -exec test -f '{}/CMakeCache.txt' \; \) \) -prune -o ! -type d -print | sed 's|^\./||')
+  fi
+  for path in "${files[@]}"; do
+    [ -e "$root/$path" ] || [ -L "$root/$path" ] || continue # in the index, deleted here
+    case $(export_kind "$path" "$@") in
+      ship) EXPORT_SHIP+=("$path") ;;
+      foreign) [ "$EXPORT_SOURCE" = git ] || EXPORT_FOREIGN+=("$path") ;;
+    esac
+  done
+}
+# Every file of BUNDLE is one the plan ships, or one export writes itself: say any other.
+bundle_extra_files() { # BUNDLE
+  local path extra=0
+  local -A planned=()
+  for path in "${EXPORT_SHIP[@]}"; do planned[$path]=1; done
+  while IFS= read -r path; do
+    path=${path#./}
+    case $path in README.md | CMakePresets.json | .workbook/shipped/*) continue ;; esac
+    [ -n "${planned[$path]:-}" ] && continue
+    echo "$path: in the bundle, but not a course file"
+    extra=$((extra + 1))
+  done < <(cd "$1" && find . ! -type d)
+  [ $extra -eq 0 ]
+}
+# A file outside the course, named for the instructor: a copy of a solution says so.
+describe_foreign() { # ROOT PATH...
+  local root=$1 path solution sum lesson
+  shift
+  local -A solution_of=()
+  for solution in "$root"/solutions/*/solution.c "$root"/solutions/*/solution.cu; do
+    [ -f "$solution" ] || continue
+    lesson=${solution%/*}
+    solution_of[$(sha256sum <"$solution" | cut -d' ' -f1)]=${lesson##*/}
+  done
+  for path in "$@"; do
+    sum=$(sha256sum <"$root/$path" 2>/dev/null | cut -d' ' -f1)
+    lesson=${solution_of[$sum]:-}
+    if [ -n "$lesson" ]; then echo "$path: a copy of lesson ${lesson%%-*}'s solution"
+    else echo "$path: not a course file (a submission, a gradebook, a grading file?): move it out of the tree, or export from a git clone"
+    fi
+  done | head -n 20
+  [ $# -le 20 ] || echo "... and $(($# - 20)) more files that are not the course's"
+}
 # What would give answers away in a bundle: a copy of a solution file (under any name), an
 # exercise whose task regions are not the shipped ones (their fingerprints, kept in the project
 # by shared/workbook/task-checksums.sh, so an answer is found whatever its text), or an exercise
@@ -245,15 +327,10 @@ cmd_export() {
   say "Lessons: $(lesson_numbers "${lessons[@]}")"
   wb_lock # the snapshots and copies of the shipped exercises live in the build folder
   snapshot_exercises
-  # The project's own machinery stays home: its tests, CI, maintainer docs and grading files.
-  local prune=(-o -path ./solutions -o -path ./.workbook -o -path ./tests -o -path ./.ci
-    -o -path ./.clang-format -o -path ./docs/architecture.md -o -path ./docs/instructor-guide.md
-    -o -path ./docs/results.md -o -path ./docs/authoring.md -o -path ./docs/recipes
-    -o -path ./docs/template -o -path './lessons/*/grading.txt')
-  for lesson in "${ALL_LESSONS[@]}"; do
-    [[ " ${lessons[*]} " == *" $lesson "* ]] || prune+=(-o -path "./lessons/$lesson")
-  done
-  copy_tree "$WB_ROOT" "$dir" "${prune[@]}"
+  # The course and nothing else: the files export_plan ships (git's index, where there is one).
+  export_plan "$WB_ROOT" "${lessons[@]}"
+  [ ${#EXPORT_SHIP[@]} -eq 0 ] ||
+    (cd "$WB_ROOT" && printf '%s\0' "${EXPORT_SHIP[@]}" | xargs -0 -r cp -a --parents -t "$dir")
   bundle_readme "${lessons[@]}" >"$dir/README.md"
   bundle_presets >"$dir/CMakePresets.json"
   # Every exercise as shipped (an instructor may have solved some in this tree), and a snapshot
@@ -278,6 +355,11 @@ cmd_export() {
   say "Checking the bundle for answers (task regions, solution files)..."
   compare_with_shipped_tasks "$dir" "$WB_ROOT/$WB_TASK_SUMS_LIST" "${lessons[@]}" || problems=1 regions_ok=no
   scan_for_leaks "$dir" || problems=1
+  if [ ${#EXPORT_FOREIGN[@]} -gt 0 ]; then
+    describe_foreign "$WB_ROOT" "${EXPORT_FOREIGN[@]}"
+    problems=1
+  fi
+  bundle_extra_files "$dir" || problems=1
   check_build=$(mktemp -d "${TMPDIR:-/tmp}/workbook-export-check.XXXXXX") || fatal "cannot create a temporary folder"
   say "Checking that each exercise fails its check (building $(counted "${#lessons[@]}" lesson))..."
   bundle_exercises_pass "$dir" "$check_build" "${lessons[@]}" || problems=1
@@ -287,11 +369,11 @@ cmd_export() {
     rm -rf "$check_build" "$check_build.check.log"
     [ $regions_ok = yes ] ||
       say "Changed an exercise on purpose? bash shared/workbook/task-checksums.sh --write"
-    bad "Export refused: answers would ship (listed above); the bundle was removed."
+    bad "Export refused: answers would ship, or files that are not the course (listed above); the bundle was removed."
     return 1
   fi
   rm -rf "$check_build" "$check_build.log" "$check_build.check.log"
-  good "No answers in the bundle: task regions as shipped, every check fails."
+  good "No answers in the bundle: task regions as shipped, every check fails; only course files ($([ "$EXPORT_SOURCE" = git ] && echo "git's index" || echo "the tree's files"))."
   if [ $verify = yes ]; then
     local verify_build
     verify_build=$(mktemp -d)

@@ -8,6 +8,7 @@ help_grade() {
   help_text <<EOF
 Usage: $WB_NAME grade SUBMISSIONS_DIR [--lessons LIST] [--output DIR]
          [--timeout S] [--grading FILE] [--seed S] [--jobs N] [--shard I/N]
+         [--no-sandbox] [--output-limit BYTES]
        $WB_NAME grade --merge DIR... --output DIR
 
 SUBMISSIONS_DIR is a folder with one entry per student: a copy of lessons/, a
@@ -15,7 +16,7 @@ whole tree or a git clone, a folder with the exercise file at its top (with
 --lessons naming one lesson), or one file per student as an LMS download
 names it ("Alice Smith_1234_exercise.cu": the name is the part before "_").
 Only the exercise files are graded, each in a fresh copy of this tree (no
-solutions/), in bubblewrap where it works, and only the driver's verdict
+solutions/), in bubblewrap, and only the driver's verdict
 record counts. LIST: lessons and ranges, e.g. 03-05,07 (default: every
 lesson someone submitted).
 
@@ -23,25 +24,72 @@ Verdicts: pass, wrong-result, compile-error (nvcc is asked too, where it is
 installed), crash, timeout, not-submitted, refused, could-not-run. Points per
 task (default 1 each) and hidden inputs come from lessons/NN-slug/grading.txt
 or --grading FILE; each run adds an input with a seed of its own (--seed).
---timeout S: the time limit of each run (default 60).
+--timeout S: the time limit of each run (default 60). --output-limit BYTES:
+the output kept of each run (default 65536; the log says where it was cut).
+Without bubblewrap grade refuses to run; --no-sandbox runs the submissions
+as you instead (they could read or change your files).
 Writes DIR/grades.csv, DIR/junit.xml, DIR/summary.txt, DIR/tasks.txt,
 DIR/STUDENT/results.json (Gradescope) and DIR/logs/STUDENT/ (default DIR:
 grade/ in the build folder). --jobs N grades N students at a time; --shard
 I/N grades every Nth student from the I-th; --merge joins shards' folders.
-Exit status 3 when a check could not run (the grader's fault, no zero).
+Exit status 3 when a check could not run (the grader's fault, no zero); 4
+when a submission was skipped (its name, in DIR/skipped.txt).
 See docs/instructor-guide.md.
 EOF
 }
+# --- Text a gradebook can hold, whatever the bytes ------------------------------------------------
+# Every byte that reaches a gradebook, a log or the console from a student (output, build log,
+# folder name) goes through clean_text: terminal escapes (CSI, OSC, two-byte ESC) removed, every
+# byte that is not part of valid UTF-8 replaced by U+FFFD, and what XML 1.0 forbids or a terminal
+# obeys dropped (C0 controls but tab, DEL, C1 controls, U+FFFE, U+FFFF; CR too). Lines stay lines.
+clean_text() { # stdin -> stdout
+  tr -d '\000' |
+    LC_ALL=C sed -E -e $'s/\x1b\\[[0-?]*[ -\\/]*[@-~]//g' -e $'s/\x1b\\][^\x07\x1b]*(\x07|\x1b\\\\)?//g' \
+      -e $'s/\x1b[@-Z\\\\-_]//g' |
+    LC_ALL=C awk '
+      BEGIN { for (i = 1; i < 256; i++) ord[sprintf("%c", i)] = i; bad = "\357\277\275" }
+      /^[\t -~]*$/ { print; next }
+      {
+        n = length($0); i = 1
+        while (i <= n) {
+          ch = substr($0, i, 1); c = ord[ch]
+          if (c < 128) { if (c == 9 || (c >= 32 && c != 127)) printf "%s", ch; i++; continue }
+          len = (c >= 194 && c <= 223) ? 2 : (c >= 224 && c <= 239) ? 3 : (c >= 240 && c <= 244) ? 4 : 0
+          ok = len > 0 && i + len - 1 <= n
+          for (k = 1; ok && k < len; k++) { d = ord[substr($0, i + k, 1)]; if (d < 128 || d > 191) ok = 0 }
+          if (ok) {
+            d = ord[substr($0, i + 1, 1)]
+            if ((c == 224 && d < 160) || (c == 237 && d > 159) || (c == 240 && d < 144) || (c == 244 && d > 143)) ok = 0
+          }
+          if (!ok) { printf "%s", bad; i++; continue }
+          s = substr($0, i, len); i += len
+          if ((c == 194 && d < 160) || s == "\357\277\276" || s == "\357\277\277") continue
+          printf "%s", s
+        }
+        printf "\n"
+      }'
+}
+clean_line() { printf '%s' "$1" | clean_text | tr '\t\n' '  ' | sed 's/ *$//'; } # TEXT -> one clean line
 xml_escape() { # stdin -> stdout, safe inside XML text and attributes
-  tr -d '\000-\010\013\014\016-\037' | sed -e 's/&/\&amp;/g' -e 's/</\&lt;/g' -e 's/>/\&gt;/g' -e 's/"/\&quot;/g'
+  clean_text | sed -e 's/&/\&amp;/g' -e 's/</\&lt;/g' -e 's/>/\&gt;/g' -e 's/"/\&quot;/g' -e "s/'/\&apos;/g"
 }
 json_string() { # stdin -> one JSON string (quotes included)
-  tr -d '\000-\010\013\014\016-\037' | sed -e 's/\\/\\\\/g' -e 's/"/\\"/g' -e 's/\t/\\t/g' -e 's/\r/\\r/g' |
+  clean_text | sed -e 's/\\/\\\\/g' -e 's/"/\\"/g' -e 's/\t/\\t/g' |
     awk 'BEGIN { printf "\"" } { printf "%s%s", (NR > 1 ? "\\n" : ""), $0 } END { printf "\"" }'
 }
-csv_field() { # TEXT -> TEXT quoted as RFC 4180 asks (only when it needs it)
-  local text=$1
-  if [[ $text == *[\",$'\n'$'\r']* ]]; then printf '"%s"' "${text//\"/\"\"}"; else printf '%s' "$text"; fi
+# TEXT as one CSV cell: clean, quoted as RFC 4180 asks, and never a formula: a cell that starts
+# with = + - @ (or tab, CR) gets a leading ' and quotes, as OWASP's CSV-injection rule says.
+csv_field() { # TEXT
+  local text
+  text=$(clean_line "$1")
+  if [[ $text == [=+@-]* || $1 == [$'\t'$'\r']* ]]; then text="'$text"; printf '"%s"' "${text//\"/\"\"}"; return; fi
+  if [[ $text == *[\",]* ]]; then printf '"%s"' "${text//\"/\"\"}"; else printf '%s' "$text"; fi
+}
+# Write FILE from stdin through a temporary file beside it and a rename: a reader never sees half.
+write_atomic() { # FILE
+  local tmp
+  tmp=$(mktemp "${1%/*}/.${1##*/}.XXXXXX") || return 1
+  cat >"$tmp" && chmod 644 "$tmp" && mv -f "$tmp" "$1"
 }
 # Pad TEXT to WIDTH characters (not bytes: "Zoë Müller" is 10 wide), in a UTF-8 locale.
 pad() { # WIDTH TEXT
@@ -108,17 +156,22 @@ screen_submission() { # STUDENT-DIR FILE NN-slug
 # program runs inside bubblewrap where it works (shared/workbook/sandbox.sh: all read-only, no
 # network, private /tmp, its own PID namespace); where it does not, grade says so once and goes on.
 GRADE_BASE='' GRADE_SANDBOX=''
-grade_sandbox_setup() { # sets GRADE_SANDBOX, or warns
+grade_sandbox_setup() { # sets GRADE_SANDBOX; without one, only by choice (--no-sandbox)
   local sandbox=${WB_SELF%/*}/shared/workbook/sandbox.sh why
   GRADE_SANDBOX=''
   if [ "${WORKBOOK_GRADE_SANDBOX:-on}" = off ]; then
     why="WORKBOOK_GRADE_SANDBOX=off"
+  elif [ "$GRADE_NO_SANDBOX" = yes ]; then
+    why="--no-sandbox"
   elif why=$("$sandbox" --probe 2>&1); then
     GRADE_SANDBOX=$sandbox
     return
+  else
+    [ ${#why} -le 60 ] || why="${why:0:57}..."
+    usage_error "grade: no sandbox ($why): install bubblewrap, or grade with --no-sandbox (every submission then runs as you, and can read or change your files)"
   fi
-  [ ${#why} -le 50 ] || why="${why:0:47}..."
-  warn "warning: no sandbox ($why): submissions run as you"
+  warn "warning: no sandbox ($why): submissions run as you,"
+  warn "  and can read or change your files (see docs/instructor-guide.md)"
 }
 grade_snapshot() { # TREE BUILD: keep both as the base every submission starts from
   GRADE_BASE=${2%/*}/base
@@ -200,8 +253,11 @@ task_region() { # FILE TASK: the lines of that task's region (markers excluded)
     on' "$1"
 }
 splice_task() { # BASE DONOR TASK: BASE with task TASK's region taken from DONOR
-  awk -v t="$3" -v donor="$2" '
-    function region(   line, on, n, out) {
+  # The donor's path (a student's folder, any name) goes by the environment: -v would expand
+  # backslashes in it.
+  WB_DONOR=$2 awk -v t="$3" '
+    function region(   line, on, n, out, donor) {
+      donor = ENVIRON["WB_DONOR"]
       while ((getline line < donor) > 0) {
         if (line ~ /^[ \t]*(\/\/|\/\*) ---- end of task [0-9]+/) { if (on) break; continue }
         if (line ~ /^[ \t]*(\/\/|\/\*) ---- task [0-9]+/) { match(line, /task [0-9]+/); on = (substr(line, RSTART + 5, RLENGTH - 5) == t); continue }
@@ -250,46 +306,52 @@ grade_attempt() { # NN-slug BACKEND LOG
   if ! ${GRADE_SANDBOX:+"$GRADE_SANDBOX" --write "$BUILD"} cmake --build "$BUILD" -j "$JOBS" --target "$test" \
     >"$build_log" 2>&1; then
     nvcc_finish || nvcc=rejected
-    grep -v -E '^\[ *[0-9]+/[0-9]+\]|^ninja: |^FAILED: ' "$build_log" | head -n 40 >>"$log"
+    grep -v -E '^\[ *[0-9]+/[0-9]+\]|^ninja: |^FAILED: ' "$build_log" | head -n 40 | head -c "$GRADE_OUTPUT_LIMIT" |
+      clean_text >>"$log"
     if [ $nvcc = rejected ]; then grade_nvcc_rejects "$log"; return; fi
     if line=$(grep -m 1 '^bwrap: ' "$build_log"); then # the sandbox did not start: not the student's
-      ATTEMPT=could-not-run ATTEMPT_MESSAGE="could not run: the sandbox did not start ($line)"
+      ATTEMPT=could-not-run ATTEMPT_MESSAGE="could not run: the sandbox did not start ($(clean_line "$line"))"
       return
     fi
     ATTEMPT=compile-error
-    line=$(grep -m 1 -E '(error|Error)[: ]' "$build_log" | sed -E 's@^[^ :]*/([^/ :]+):@\1:@')
-    ATTEMPT_MESSAGE="does not compile: ${line:-see the log}"
+    line=$(grep -m 1 -E '(error|Error)[: ]' "$build_log" | head -c 300 | sed -E 's@^[^ :]*/([^/ :]+):@\1:@')
+    ATTEMPT_MESSAGE="does not compile: $(clean_line "${line:-see the log}")"
     return
   fi
   # The course files are read-only from here (root ignores this; the sandbox and the restore
   # before the next submission do not).
   chmod -R a-w "$WB_ROOT"
-  local -a inputs
-  mapfile -t inputs < <(grade_inputs "$lesson" "$backend")
+  mapfile -t GRADE_RUN_INPUTS < <(grade_inputs "$lesson" "$backend")
   describe_inputs "$lesson" >>"$log"
   rm -f "$verdicts"
-  WB_VERDICT_LOG=$verdicts WB_SANDBOX=$GRADE_SANDBOX setsid bash "$WB_ROOT/shared/cmake/run-lesson.sh" check \
-    "$GRADE_TIMEOUT" "$BUILD/bin/$test" "${inputs[@]}" >"$STATE/run.log" 2>&1 </dev/null &
+  # WB_GRADE_TAG marks every process of the runs (grade_sweep finds them by it, even one that left
+  # the session); WB_OUTPUT_LIMIT caps what is kept of each run's output (run-lesson.sh).
+  WB_GRADE_TAG=$GRADE_TAG WB_OUTPUT_LIMIT=$GRADE_OUTPUT_LIMIT WB_VERDICT_LOG=$verdicts WB_SANDBOX=$GRADE_SANDBOX \
+    setsid bash "$WB_ROOT/shared/cmake/run-lesson.sh" check \
+    "$GRADE_TIMEOUT" "$BUILD/bin/$test" "${GRADE_RUN_INPUTS[@]}" >"$STATE/run.log" 2>&1 </dev/null &
   pid=$!
   wait "$pid"
   status=$?
   kill -KILL -- "-$pid" 2>/dev/null
-  cat "$STATE/run.log" >>"$log"
+  grade_sweep
+  # What a run printed is the student's: kept (capped by run-lesson.sh, and again here), cleaned,
+  # never read for the verdict or its message, which come from the per-run verdict lines.
+  head -c $((GRADE_OUTPUT_LIMIT * (${#GRADE_RUN_INPUTS[@]} + 1) + 4096)) "$STATE/run.log" | clean_text >>"$log"
   nvcc_finish || nvcc=rejected
   if [ $nvcc = rejected ]; then grade_nvcc_rejects "$log"; return; fi
   count=$(grep -c -E '^run [0-9]+ ' "$verdicts" 2>/dev/null)
   ATTEMPT_TASKS=$(sed -n 's/^run [0-9]* FAIL .*tasks=\([0-9,]*\)$/\1/p' "$verdicts" 2>/dev/null | head -n 1)
   case $status in
     0)
-      if [ "${count:-0}" -eq ${#inputs[@]} ] && ! grep -q -v -E '^run [0-9]+ PASS ' "$verdicts"; then
+      if [ "${count:-0}" -eq ${#GRADE_RUN_INPUTS[@]} ] && ! grep -q -v -E '^run [0-9]+ PASS ' "$verdicts"; then
         ATTEMPT=pass
       else
-        ATTEMPT=could-not-run ATTEMPT_MESSAGE="could not run: the checker gave ${count:-0} verdicts for ${#inputs[@]} inputs"
+        ATTEMPT=could-not-run ATTEMPT_MESSAGE="could not run: the checker gave ${count:-0} verdicts for ${#GRADE_RUN_INPUTS[@]} inputs"
       fi ;;
     77)
       ATTEMPT=could-not-run
-      line=$(grep -m 1 '^no CUDA device' "$STATE/run.log")
-      ATTEMPT_MESSAGE="could not run: ${line:-no usable GPU}" ;;
+      line=$(grep -m 1 '^no CUDA device' "$STATE/run.log" | head -c 200)
+      ATTEMPT_MESSAGE="could not run: $(clean_line "${line:-no usable GPU}")" ;;
     124) ATTEMPT=timeout ATTEMPT_MESSAGE="timeout: $(grade_failed_input) did not finish in $GRADE_TIMEOUT s" ;;
     2)
       # The driver refused its flags before running anything (no record): a bad hidden input.
@@ -297,37 +359,81 @@ grade_attempt() { # NN-slug BACKEND LOG
       if [ "${count:-0}" -gt 0 ] && tail -n 1 "$verdicts" | grep -q -E ' NONE exit=2 '; then
         ATTEMPT=could-not-run ATTEMPT_MESSAGE="could not run: the program refused the input $(grade_failed_input)"
       else
-        ATTEMPT=wrong-result ATTEMPT_MESSAGE=$(grep -E '^(FAIL|[^ ]*: )' "$STATE/run.log" | tail -n 1)
+        ATTEMPT=wrong-result ATTEMPT_MESSAGE=$(grade_record_message "$status")
       fi ;;
     *)
-      line=$(grep -m 1 -E '^cusim: error: .*(segmentation fault|bus error|out-of-bounds|overflowed|illegal address)' "$STATE/run.log")
+      line=$(grep -m 1 -E '^cusim: error: .*(segmentation fault|bus error|out-of-bounds|overflowed|illegal address)' "$STATE/run.log" | head -c 400)
       # No record and exit 1 is not a driver's (wb_finish records first) and student code cannot
       # exit on its own: with bubblewrap's message, the sandbox did not start.
       if tail -n 1 "$verdicts" 2>/dev/null | grep -q -E ' NONE exit=1 ' && grep -q '^bwrap: ' "$STATE/run.log"; then
         ATTEMPT=could-not-run
-        ATTEMPT_MESSAGE="could not run: the sandbox did not start ($(grep -m 1 '^bwrap: ' "$STATE/run.log"))"
+        ATTEMPT_MESSAGE="could not run: the sandbox did not start ($(grep -m 1 '^bwrap: ' "$STATE/run.log" | head -c 200 | clean_text))"
       elif [ -n "$line" ]; then
-        ATTEMPT=crash ATTEMPT_MESSAGE=$(grade_crash_message "$line")
+        ATTEMPT=crash ATTEMPT_MESSAGE=$(grade_crash_message "$(clean_line "$line")")
       elif [ "$status" -gt 128 ]; then
         ATTEMPT=crash
         ATTEMPT_MESSAGE="crash: killed by signal $((status - 128)) (SIG$(kill -l $((status - 128)) 2>/dev/null || echo '?')) on $(grade_failed_input)"
       else
-        ATTEMPT=wrong-result
-        ATTEMPT_MESSAGE=$(grep -E '^FAIL' "$STATE/run.log" | tail -n 1)
-        ATTEMPT_MESSAGE="${ATTEMPT_MESSAGE:-FAIL: exit status $status} (on $(grade_failed_input))"
+        ATTEMPT=wrong-result ATTEMPT_MESSAGE=$(grade_record_message "$status")
       fi ;;
   esac
 }
-grade_failed_input() { # the flags of the last run started (the one that failed)
-  local flags
-  flags=$(sed -n 's/^==> [^ ]* *//p' "$STATE/run.log" | tail -n 1)
+# The run that ended the check: the last line of the per-run verdicts ("run K VERDICT exit=S
+# tasks=N,M"), written by run-lesson.sh from the driver's token-checked record and the exit status.
+grade_last_run() { sed -n 's/^run \([0-9]*\) \([A-Z]*\) exit=\([0-9]*\) tasks=\(.*\)$/\1 \2 \3 \4/p' "$STATE/verdicts.txt" 2>/dev/null | tail -n 1; }
+grade_failed_input() { # the flags of the run that ended the check, as grade gave them
+  local run flags=''
+  read -r run _ <<<"$(grade_last_run)"
+  [ -n "$run" ] && flags=${GRADE_RUN_INPUTS[$((run - 1))]:-}
   echo "'${flags:-no flags}'"
+}
+# A wrong result in words, from the verdict record alone (never from what the program printed,
+# which the student controls): the tasks the driver's check named, and the input.
+grade_record_message() { # STATUS
+  local run verdict code tasks
+  read -r run verdict code tasks <<<"$(grade_last_run)"
+  case $verdict in
+    FAIL)
+      if [ "$code" = 0 ]; then
+        echo "FAIL: the checker's verdict was FAIL, but the program exited 0 (its exit was changed) (on $(grade_failed_input))"
+      elif [ -n "$tasks" ] && [ "$tasks" != - ]; then
+        local which="task $tasks"
+        [[ $tasks != *,* ]] || which="tasks ${tasks//,/, }"
+        echo "FAIL: the check of $which failed (on $(grade_failed_input))"
+      else
+        echo "FAIL: the check failed (on $(grade_failed_input))"
+      fi ;;
+    NONE)
+      if [ "$code" = 0 ]; then echo "FAIL: no verdict from the checker: the program ended early or exited on its own (on $(grade_failed_input))"
+      else echo "FAIL: no verdict from the checker (exit status ${code:-$1}) (on $(grade_failed_input))"
+      fi ;;
+    *) echo "FAIL: exit status $1 (on $(grade_failed_input))" ;;
+  esac
+}
+# Every process of this grade's runs is gone before grade goes on: found by the tag in its
+# environment (WB_GRADE_TAG), or by running a program of the grading build, and killed, until none
+# is left. Inside the sandbox the PID namespace does this already; outside it, this also finds a
+# child that left the run's process group and session (setsid). A process that clears its own
+# environment and execs a program from elsewhere escapes it: the residual risk of --no-sandbox.
+grade_sweep() {
+  local round pids
+  for ((round = 0; round < 20; round++)); do
+    pids=$({
+      grep -l -s -z -x -F "WB_GRADE_TAG=$GRADE_TAG" /proc/[0-9]*/environ
+      [ -z "$GRADE_WORK" ] || find /proc -mindepth 2 -maxdepth 2 -name exe -lname "$GRADE_WORK/*" 2>/dev/null
+    } | cut -d/ -f3 | grep -v -x -e "$$" -e "$BASHPID" | sort -u)
+    [ -n "$pids" ] || return 0
+    # shellcheck disable=SC2086 # one pid per word
+    kill -KILL $pids 2>/dev/null
+    sleep 0.1
+  done
+  warn "warning: processes of a graded run could not be killed (tag $GRADE_TAG)"
 }
 grade_nvcc_rejects() { # LOG: the attempt fails as nvcc says
   local line
-  show_nvcc_errors >>"$1" 2>&1
-  line=$(grep -m 1 -E ':[0-9]+: error' "$NVCC_LOG" | sed -E 's@^[^ :]*/([^/ :]+):@\1:@')
-  ATTEMPT=compile-error ATTEMPT_MESSAGE="does not compile (nvcc): ${line:-see the log}" ATTEMPT_TASKS=''
+  show_nvcc_errors 2>&1 | head -c "$GRADE_OUTPUT_LIMIT" | clean_text >>"$1"
+  line=$(grep -m 1 -E ':[0-9]+: error' "$NVCC_LOG" | head -c 300 | sed -E 's@^[^ :]*/([^/ :]+):@\1:@')
+  ATTEMPT=compile-error ATTEMPT_MESSAGE="does not compile (nvcc): $(clean_line "${line:-see the log}")" ATTEMPT_TASKS=''
 }
 grade_crash_message() { # a cusim: error line -> "crash: WHAT (task N) in kernel 'K', block (..), thread (..)"
   local line=$1 what task kernel block thread
@@ -408,10 +514,17 @@ grade_credit() { # STUDENT NN-slug FILE VERDICT BACKEND LOG RECORD
 # run's backend, lessons, seed and time limit. --merge joins shards by copying their logs/.
 grade_students() { # OUT -> the students with a record, sorted
   local dir
-  for dir in "$1"/logs/*/; do [ -f "$dir/grade.record" ] && basename "$dir"; done | LC_ALL=C sort
+  for dir in "$1"/logs/*/ "$1"/logs/.[!.]*/ "$1"/logs/..?*/; do [ -f "$dir/grade.record" ] && { dir=${dir%/}; printf '%s\n' "${dir##*/}"; }; done | LC_ALL=C sort
 }
 grade_info() { # OUT KEY
   sed -n "s/^$2\t//p" "$1/grade-info.tsv" | head -n 1
+}
+# A lesson's log as a gradebook holds it: the first 128 KiB (the whole log stays in logs/).
+grade_log_excerpt() { # LOG
+  local size
+  size=$(stat -c %s "$1" 2>/dev/null || echo 0)
+  head -c 131072 "$1"
+  [ "$size" -le 131072 ] || printf '\n[log cut at 131072 bytes of %s: the whole log is in logs/]\n' "$size"
 }
 sum_points() { awk -F'\037' '{ s += $1 } END { printf "%g", s }'; } # stdin: one number per line
 write_gradebooks() { # OUT: grades.csv, junit.xml, STUDENT/results.json, summary.txt, tasks.txt
@@ -451,12 +564,14 @@ write_gradebooks() { # OUT: grades.csv, junit.xml, STUDENT/results.json, summary
       [ $unknown = no ] || total=''
       printf ',%s,%s\r\n' "$total" "$max"
     done
-  } >"$out/grades.csv"
+  } | write_atomic "$out/grades.csv"
 
   # tasks.txt: STUDENT NN TASK VERDICT (spaces in names as _).
   for student in "${students[@]}"; do
-    awk -F'\037' -v s="${student// /_}" '$1 == "T" { n = $2; sub(/-.*/, "", n); print s, n, $3, $4 }' "$out/logs/$student/grade.record"
-  done >"$out/tasks.txt"
+    # The name is data: printed by printf, never given to awk (-v would expand its backslashes).
+    awk -F'\037' '$1 == "T" { n = $2; sub(/-.*/, "", n); print n, $3, $4 }' "$out/logs/$student/grade.record" |
+      while IFS= read -r line; do printf '%s %s\n' "$(clean_line "${student// /_}")" "$line"; done
+  done | write_atomic "$out/tasks.txt"
 
   # junit.xml: one suite per student, one case per lesson; the student's faults are failures,
   # the grader's (could-not-run) errors.
@@ -472,10 +587,10 @@ write_gradebooks() { # OUT: grades.csv, junit.xml, STUDENT/results.json, summary
       cases+="      <properties><property name=\"points\" value=\"$points\"/><property name=\"max_points\" value=\"$max\"/></properties>"$'\n'
       if [ "$verdict" = could-not-run ]; then
         errors=$((errors + 1))
-        cases+="      <error type=\"$verdict\" message=\"$(xml_escape <<<"$message")\">$(xml_escape <"$log")</error>"$'\n'
+        cases+="      <error type=\"$verdict\" message=\"$(xml_escape <<<"$message")\">$(grade_log_excerpt "$log" | xml_escape)</error>"$'\n'
       elif [ "$verdict" != pass ]; then
         failures=$((failures + 1))
-        cases+="      <failure type=\"$verdict\" message=\"$(xml_escape <<<"$message")\">$(xml_escape <"$log")</failure>"$'\n'
+        cases+="      <failure type=\"$verdict\" message=\"$(xml_escape <<<"$message")\">$(grade_log_excerpt "$log" | xml_escape)</failure>"$'\n'
       fi
       cases+="    </testcase>"$'\n'
     done <"$record"
@@ -489,7 +604,7 @@ write_gradebooks() { # OUT: grades.csv, junit.xml, STUDENT/results.json, summary
     echo "<testsuites name=\"workbook grade\" tests=\"$all_tests\" failures=\"$all_failures\" errors=\"$all_errors\">"
     printf '%s' "$suites"
     echo "</testsuites>"
-  } >"$out/junit.xml"
+  } | write_atomic "$out/junit.xml"
 
   # STUDENT/results.json, in Gradescope's autograder format: one test per task. A student with a
   # check that could not run gets none: Gradescope then reports an autograder failure, not a score.
@@ -516,7 +631,7 @@ write_gradebooks() { # OUT: grades.csv, junit.xml, STUDENT/results.json, summary
           "$(printf '%s%s\nlesson %s: %s%s' "$verdict" "${note:+ ($note)}" "${lesson%%-*}" "$lesson_verdict" "${lesson_message:+: $lesson_message}" | json_string)"
       done <"$record"
       printf '\n  ]\n}\n'
-    } >"$out/$student/results.json"
+    } | write_atomic "$out/$student/results.json"
   done
 
   # summary.txt: one row per student, a cell per lesson (POINTS/MAX:VERDICT), the total; each
@@ -560,7 +675,8 @@ write_gradebooks() { # OUT: grades.csv, junit.xml, STUDENT/results.json, summary
       done
       printf '  %s\n' "${cells[$student,total]}"
     done
-  } >"$out/summary.txt"
+    [ ! -s "$out/skipped.txt" ] || sed 's/^/skipped: /' "$out/skipped.txt" | fold -s -w 76 | sed 's/^/# /; s/ *$//'
+  } | write_atomic "$out/summary.txt"
   GRADE_ERRORS=$all_errors
 }
 
@@ -570,6 +686,27 @@ write_gradebooks() { # OUT: grades.csv, junit.xml, STUDENT/results.json, summary
 # SUBMISSIONS is an LMS bulk download's: the student is the part of its name before the first "_"
 # (Moodle: "Alice Smith_1234_assignsubmission_file_exercise.cu"; Canvas: "smithalice_12_34_x.cu"),
 # and it is the exercise of the one lesson graded; it is copied into STAGE/STUDENT/NN-slug/.
+# A student's name is a folder or file name, so anything: it is graded under that name when every
+# gradebook can hold it and it names no file of the grader's own in OUT; otherwise the entry is
+# skipped, with the reason on the console and in OUT/skipped.txt, and grade exits 4 (3 wins).
+GRADE_RESERVED=" grades.csv junit.xml summary.txt tasks.txt skipped.txt grade-info.tsv logs work shards "
+grade_name_ok() { # NAME ENTRY
+  if [ "$(printf '%s' "$1" | clean_text)" != "$1" ] || [[ $1 == *$'\n'* || $1 == *[[:cntrl:]]* ]]; then
+    grade_skip "$2" "its name has control characters or bytes that are not UTF-8"
+  elif [[ $GRADE_RESERVED == *" $1 "* ]]; then
+    grade_skip "$2" "its name is one of grade's own files"
+  else
+    return 0
+  fi
+  return 1
+}
+GRADE_SKIPS=()
+grade_skip() { # ENTRY REASON
+  local shown
+  shown=$(printf '%q' "${1##*/}")
+  GRADE_SKIPS+=("$shown: $2")
+  warn "warning: skipped $(clean_line "$shown"): $2"
+}
 STUDENTS=() ROOTS=() DIRS=() FLAT=()
 find_students() { # SUBMISSIONS STAGE LESSON...
   local subs=$1 stage=$2 entry student root name lesson flat=no
@@ -577,24 +714,26 @@ find_students() { # SUBMISSIONS STAGE LESSON...
   [ $# -eq 1 ] && flat=yes
   STUDENTS=() ROOTS=() DIRS=() FLAT=()
   local -A seen=()
-  for entry in "$subs"/*; do
+  for entry in "$subs"/* "$subs"/.[!.]* "$subs"/..?*; do
     [ -e "$entry" ] || [ -L "$entry" ] || continue
     name=${entry##*/}
     if [ -d "$entry" ] && [ ! -L "$entry" ]; then
+      grade_name_ok "$name" "$entry" || continue
       student=$name root=$entry
       if [ -d "$entry/lessons" ]; then root=$entry/lessons # a whole tree or a git clone
       fi
-      [ -z "${seen[$student]:-}" ] || { warn "warning: $entry: $student is already graded from another entry; skipped"; continue; }
+      [ -z "${seen[$student]:-}" ] || { grade_skip "$entry" "$student is already graded from another entry"; continue; }
       seen[$student]=1
       STUDENTS+=("$student") ROOTS+=("$root") DIRS+=("$entry") FLAT+=("$flat")
     elif [[ $name == *.cu || $name == *.c ]]; then
       [ $# -eq 1 ] || usage_error "grade: $name is one file: name the one lesson it is for (--lessons NN)"
       lesson=$1
       [ "${name##*.}" = "$(basename "$(exercise_file "$lesson")" | sed 's/.*\.//')" ] ||
-        { warn "warning: $name is not a .${GRADE_EXT:-cu} file for lesson ${lesson%%-*}; skipped"; continue; }
+        { grade_skip "$entry" "not a $(basename "$(exercise_file "$lesson")" | sed 's/.*\././') file for lesson ${lesson%%-*}"; continue; }
       student=${name%%_*}
       [ "$student" != "$name" ] || student=${name%.*}
-      [ -z "${seen[$student]:-}" ] || { warn "warning: $name: $student has another file; skipped"; continue; }
+      grade_name_ok "$student" "$entry" || continue
+      [ -z "${seen[$student]:-}" ] || { grade_skip "$entry" "$student has another file"; continue; }
       seen[$student]=1
       mkdir -p "$stage/$student/$lesson"
       if [ -L "$entry" ]; then
@@ -613,6 +752,7 @@ cmd_grade() {
   local subs='' out='' only='' grading='' seed='' jobs=1 shard='' merge=no
   local -a merge_dirs=() pass_on=()
   GRADE_TIMEOUT=${WORKBOOK_GRADE_TIMEOUT:-60}
+  GRADE_OUTPUT_LIMIT=65536 GRADE_NO_SANDBOX=no GRADE_SKIPPED=0
   while [ $# -gt 0 ]; do
     case $1 in
       -h | --help) help_grade; return 0 ;;
@@ -631,6 +771,10 @@ cmd_grade() {
           usage_error "grade: --shard needs I/N with 1 <= I <= N, e.g. --shard 2/4"
         shard=$2; shift ;;
       --merge) merge=yes ;;
+      --no-sandbox) GRADE_NO_SANDBOX=yes; pass_on+=("$1") ;;
+      --output-limit)
+        [[ $# -ge 2 && $2 =~ ^[1-9][0-9]{2,9}$ ]] || usage_error "grade: --output-limit needs a number of bytes (at least 100), e.g. --output-limit 65536"
+        GRADE_OUTPUT_LIMIT=$2; pass_on+=("$1" "$2"); shift ;;
       -*) usage_error "grade: unknown option '$1'" ;;
       *)
         if [ $merge = yes ]; then merge_dirs+=("$1")
@@ -646,10 +790,13 @@ cmd_grade() {
   out=${out:-$BUILD/grade}
   mkdir -p "$out" && out=$(cd "$out" && pwd)
   GRADE_SEED=${seed:-$(( $(od -An -N4 -tu4 /dev/urandom | tr -d ' ') % 999999999 + 1 ))}
+  GRADE_TAG=$(od -An -N8 -tx1 /dev/urandom | tr -d ' \n') GRADE_WORK=$out/work
+  # No sandbox is a choice the instructor makes (--no-sandbox), never a fallback: decided first.
+  grade_sandbox_setup
   # A new grade: the records and results of an earlier one in OUT go (its work folders stay).
   local old
   for old in "$out"/*/results.json; do [ -f "$old" ] && rm -f "$old" && rmdir "${old%/*}" 2>/dev/null; done
-  rm -rf "${out:?}/logs" "$out/grades.csv" "$out/junit.xml" "$out/summary.txt" "$out/tasks.txt"
+  rm -rf "${out:?}/logs" "$out/grades.csv" "$out/junit.xml" "$out/summary.txt" "$out/tasks.txt" "$out/skipped.txt"
   [ "$jobs" -eq 1 ] || { grade_parallel "$subs" "$out" "$jobs" "${pass_on[@]}"; return; }
 
   # The lessons: --lessons (each must exist), else every lesson someone submitted.
@@ -664,6 +811,7 @@ cmd_grade() {
   rm -rf "$stage"
   mkdir -p "$stage"
   find_students "$subs" "$stage" "${lessons[@]}"
+  if [ ${#GRADE_SKIPS[@]} -gt 0 ]; then printf '%s\n' "${GRADE_SKIPS[@]}" | clean_text; else :; fi | write_atomic "$out/skipped.txt"
   [ ${#STUDENTS[@]} -gt 0 ] || usage_error "grade: $subs has no student folders or files"
   if [ ${#lessons[@]} -eq 0 ]; then
     local root
@@ -720,7 +868,6 @@ cmd_grade() {
   local where
   where=$(backend_summary)
   say "Checks run $where (found just now, on $(uname -n))" | grade_console
-  grade_sandbox_setup
   export WB_SANDBOX_HIDE="$GRADE_SOLUTIONS:$subs:$out/logs"
   export WB_SANDBOX_SHOW=$out/work
   # The base: everything but the exercises built once, then copied for each submission.
@@ -736,7 +883,7 @@ cmd_grade() {
   say "This grade's seed: $GRADE_SEED (an input of its own for every lesson; --seed repeats it)" | grade_console
   printf 'backend\t%s\nlessons\t%s\nseed\t%s\ntimeout\t%s\n' "$where" "${lessons[*]}" "$GRADE_SEED" "$GRADE_TIMEOUT" >"$out/grade-info.tsv"
 
-  local backend verdict message started elapsed record log max points
+  local backend verdict message started elapsed record log max points screened
   for s in "${picked[@]}"; do
     local student=${STUDENTS[$s]}
     rm -rf "${out:?}/logs/$student"
@@ -752,8 +899,11 @@ cmd_grade() {
       if [ -z "$file" ]; then
         verdict=not-submitted message="not submitted"
         echo "no $(basename "$(exercise_file "$lesson")") for lesson ${lesson%%-*} in ${ROOTS[$s]}" >"$log"
-      elif ! screen_submission "${DIRS[$s]}" "$file" "$lesson" >"$log" 2>&1; then
-        verdict=refused message=$(sed -n '1s/^refused: //p' <(grep -m 1 '^refused: ' "$log"))
+      elif screen_submission "${DIRS[$s]}" "$file" "$lesson" >"$log.screen" 2>&1; screened=$?
+        clean_text <"$log.screen" >"$log" # the rules quote the student's lines
+        rm -f "$log.screen"
+        [ $screened -ne 0 ]; then
+        verdict=refused message=$(sed -n '1s/^refused: //p' <(grep -m 1 '^refused: ' "$log" | head -c 300))
         message="refused: ${message:-see the log}"
       else
         # A fresh copy of the course files; only the exercise file comes from the student (touched
@@ -785,6 +935,9 @@ cmd_grade() {
 # Write the gradebooks and say where they are; status 3 when a check could not run.
 grade_finish() { # OUT
   local out=$1
+  # Every process of every run is gone before a gradebook is written (the runs' own sweeps ran
+  # already; this one is the last word).
+  [ -z "${GRADE_TAG:-}" ] || grade_sweep
   write_gradebooks "$out"
   say ""
   cat "$out/summary.txt"
@@ -793,6 +946,10 @@ grade_finish() { # OUT
   if [ "${GRADE_ERRORS:-0}" -gt 0 ]; then
     bad "$(counted "$GRADE_ERRORS" check) could not run: the grader's fault, not the students' (no grade given)"
     exit 3
+  fi
+  if [ -s "$out/skipped.txt" ]; then
+    bad "$(counted "$(wc -l <"$out/skipped.txt")" submission) skipped, not graded: each with its reason in $out/skipped.txt"
+    exit 4
   fi
 }
 # The backend is found on this node, every run: never what a progress file remembers (it may come
@@ -841,10 +998,12 @@ grade_merge() { # OUT SHARD-DIR...
     if [ -z "$info" ]; then
       info=$dir/grade-info.tsv
       [ "$dir/grade-info.tsv" -ef "$out/grade-info.tsv" ] || cp "$info" "$out/grade-info.tsv"
+      [ ! -f "$dir/skipped.txt" ] || [ "$dir/skipped.txt" -ef "$out/skipped.txt" ] || cp "$dir/skipped.txt" "$out/skipped.txt"
     elif ! cmp -s <(grep -v '^timeout' "$info") <(grep -v '^timeout' "$dir/grade-info.tsv"); then
       warn "warning: $dir was graded with other lessons, seed or backend than ${info%/*}"
     fi
-    for student in "$dir"/logs/*/; do
+    for student in "$dir"/logs/*/ "$dir"/logs/.[!.]*/ "$dir"/logs/..?*/; do
+      [ -d "$student" ] || continue
       student=${student%/}
       student=${student##*/}
       [ -f "$dir/logs/$student/grade.record" ] || continue
@@ -859,5 +1018,5 @@ grade_merge() { # OUT SHARD-DIR...
 # The grader's console: within 80 columns on a terminal (or with WORKBOOK_WRAP=1), continued under
 # the lesson; one line per item in a pipe or a file, for grep (the full texts are in the logs).
 grade_console() {
-  if [ -t 1 ] || [ "${WORKBOOK_WRAP:-}" = 1 ]; then help_text; else cat; fi
+  if [ -t 1 ] || [ "${WORKBOOK_WRAP:-}" = 1 ]; then clean_text | help_text; else clean_text; fi
 }

@@ -90,8 +90,33 @@ static void test_fence(void) {
   printf("fence: ok\n");
 }
 
+/* --seed S gives a size of its own in (n/2, n]: sizes differ between seeds, the default seed
+ * keeps n, and no seed goes below min_n (lessons 01 and 02 check at wb_seeded_n's size). */
+static void test_seeded_n(void) {
+  const wb_program program = {"seeded", "seeded sizes", 1000, 1, 1000000, "elements", 3, 0, 0};
+  wb_args args = {.n = 1000, .seed = 1};
+  EXPECT(wb_seeded_n(&program, &args) == 1000);
+  int distinct = 0;
+  long long previous = -1;
+  for (uint64_t seed = 2; seed < 40; ++seed) {
+    args.seed = seed;
+    long long n = wb_seeded_n(&program, &args);
+    EXPECT(n > 500 && n <= 1000);
+    distinct += n != previous;
+    previous = n;
+  }
+  EXPECT(distinct > 30);
+  args.n = 1;
+  args.seed = 7;
+  EXPECT(wb_seeded_n(&program, &args) == 1);
+  args.n = 3;
+  EXPECT(wb_seeded_n(&program, &args) >= 2 && wb_seeded_n(&program, &args) <= 3);
+  printf("seeded sizes: ok\n");
+}
+
 int main(void) {
   test_generator();
+  test_seeded_n();
   test_fence();
   test_compare();
   test_median();

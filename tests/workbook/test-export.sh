@@ -89,6 +89,12 @@ copy_source_tree "$careless"
 cp "$solution" "$careless/lessons/$lesson/$name"
 echo "// solved by the instructor" >>"$careless/lessons/$lesson/$name" # not a byte copy
 cp "$solution" "$careless/docs/answers.cu" # a copy of the solution elsewhere
+# What an in-tree grade leaves (issue 25): submissions, a gradebook, a grading file. Outside git,
+# export cannot tell them from the course: each is named, and the bundle refused.
+mkdir -p "$careless/submissions/amy" "$careless/grades"
+echo 'int amy_was_here;' >"$careless/submissions/amy/$name"
+echo 'student,03 verdict' >"$careless/grades/grades.csv"
+echo '03 points 1 2' >"$careless/lesson-points.txt"
 # (a second lesson, broken before the workbook first sees it, for the next case)
 other=$([ "$n" = 02 ] && echo 03 || echo 02)
 other_lesson=$(lesson_folder "$careless" "$other") || exit 1
@@ -102,12 +108,16 @@ check "export of a solved exercise: says it passes its check" contains "$out" "l
 check "export of a solved exercise: names a copy of the solution" contains "$out" "docs/answers.cu: a copy of lesson $n's solution"
 check "export of a solved exercise: says it is refused" contains "$out" "Export refused: answers would ship"
 check "export of a solved exercise: no bundle left behind" test ! -e "$SCRATCH/careless-bundle"
+for planted in "submissions/amy/$name" grades/grades.csv lesson-points.txt; do
+  check "export outside git: names $planted as not a course file" contains "$out" "$planted: not a course file"
+done
 
 none_of() { ! "$@"; } # COMMAND...: passes when the command fails (grep: no line matches)
 # The same, but the instructor also regenerated the fingerprints (the answer is committed as if
 # it were the exercise): the check in the bundle still refuses it. A lesson whose exercise does
 # not build there cannot be vouched for, and is refused too. Both lessons are named, one line each.
 rm "$careless/docs/answers.cu"
+rm -rf "$careless/submissions" "$careless/grades" "$careless/lesson-points.txt"
 bash "$careless/shared/workbook/task-checksums.sh" --write "$careless" >/dev/null
 mkdir "$SCRATCH/committed-bundle"
 wb "$careless" "$out" export "$SCRATCH/committed-bundle" --lessons "$n,$other"
@@ -152,5 +162,26 @@ check "bundle: reset works" status_is $? 0
 check "bundle: reset restores the shipped exercise" cmp -s "$bundle/lessons/$lesson/$name" "$SOURCE_ROOT/lessons/$lesson/$name"
 wb "$bundle" "$out" run "$n" --solution
 check "bundle: there is no solution to run: exit 2" status_is $? 2
+
+# From a git clone (issue 25): the bundle is git's index of the course, so what the instructor
+# left untracked after an in-tree grade (submissions/, grades/, a grading file, a note in a
+# lesson) never ships, and export goes on.
+if command -v git >/dev/null; then
+  clone=$SCRATCH/clone
+  copy_source_tree "$clone"
+  (cd "$clone" && git init -q && git add -A && git -c user.name=t -c user.email=t@example.com commit -q -m course) ||
+    fail "could not make a git clone"
+  mkdir -p "$clone/submissions/amy" "$clone/grades"
+  echo 'int amy_was_here;' >"$clone/submissions/amy/$name"
+  echo 'student,03 verdict' >"$clone/grades/grades.csv"
+  echo '03 points 1 2' >"$clone/lesson-points.txt"
+  echo 'my notes' >"$clone/lessons/$lesson/notes.txt"
+  wb "$clone" "$out" export "$SCRATCH/clone-bundle" --lessons "$n"
+  check "export from git: exit 0" status_is $? 0
+  check "export from git: says it shipped git's index" contains "$out" "only course files (git's index)"
+  for planted in submissions grades lesson-points.txt "lessons/$lesson/notes.txt"; do
+    check "export from git: $planted is not in the bundle" test ! -e "$SCRATCH/clone-bundle/$planted"
+  done
+fi
 
 finish

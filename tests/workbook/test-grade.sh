@@ -180,7 +180,7 @@ exit 1
 EOF
 chmod +x "$SCRATCH/fakebin/bwrap"
 # (As a terminal would show it: WORKBOOK_WRAP=1 keeps each line within 80 columns.)
-PATH=$SCRATCH/fakebin:$PATH WORKBOOK_WRAP=1 wb "$tree" "$out" grade "$subs2" --lessons 03 --output "$SCRATCH/results2" --timeout 5
+PATH=$SCRATCH/fakebin:$PATH WORKBOOK_GRADE_SANDBOX=on WORKBOOK_WRAP=1 wb "$tree" "$out" grade "$subs2" --lessons 03 --output "$SCRATCH/results2" --timeout 5
 check "a sandbox that does not start: grade exits 3" status_is $? 3
 check "a sandbox that does not start: could-not-run, saying so" grep -q -E '^  alice +03 could-not-run: the sandbox did not start' "$out"
 check "wrapped for a terminal: every line within 80 columns (but the work folder's)" \
