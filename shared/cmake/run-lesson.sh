@@ -18,9 +18,25 @@
 # child it left behind cannot outlive it. Set by `workbook grade` (not seen by the program):
 #   WB_VERDICT_LOG  a file that gets one line per run: "run K PASS|FAIL|NONE exit=S tasks=N,..."
 #   WB_SANDBOX      a command run as WB_SANDBOX PROGRAM ARGS... (shared/workbook/sandbox.sh)
+# Under a sanitizer (set by the sanitizer builds' tests, Workbook.cmake):
+#   WB_SANITIZER    its name (AddressSanitizer, ThreadSanitizer): each run may take 10 times
+#                   SECONDS, and a run out of time is put down to the sanitizer's speed, with how
+#                   to give it more, never to a loop of the learner's
+#   WORKBOOK_SANITIZER_TIMEOUT  seconds a run may take under a sanitizer (instead of 10 x SECONDS)
 set -u
 mode=${1:?mode} seconds=${2:?seconds} program=${3:?program}
 shift 3
+sanitizer=${WB_SANITIZER:-}
+if [ -n "$sanitizer" ]; then
+  if [[ ${WORKBOOK_SANITIZER_TIMEOUT:-} =~ ^[1-9][0-9]*$ ]]; then
+    seconds=$WORKBOOK_SANITIZER_TIMEOUT
+  elif [ -n "${WORKBOOK_SANITIZER_TIMEOUT:-}" ]; then
+    echo "WORKBOOK_SANITIZER_TIMEOUT must be a number of seconds, not '$WORKBOOK_SANITIZER_TIMEOUT'"
+    exit 2
+  else
+    seconds=$((seconds * 10))
+  fi
+fi
 [ $# -gt 0 ] || set -- ""
 verdict_log=${WB_VERDICT_LOG:-}
 unset WB_VERDICT_LOG
@@ -70,6 +86,14 @@ run_one() { # prints the program's output, returns its exit code
   if [ $status -eq 0 ] && [ "$verdict" = FAIL ]; then
     echo "FAIL: the checker's verdict was FAIL, but the program exited 0 (its exit was changed)"
     return 1
+  fi
+  if { [ $status -eq 124 ] || [ $status -eq 137 ]; } && [ -n "$sanitizer" ]; then
+    # The sanitizer's own speed, not the learner's loop: say so, and how to give it more time.
+    echo "TIMEOUT under $sanitizer: '${program##*/} $*' did not finish in $seconds s." \
+      "$sanitizer makes code 5 to 20 times slower, more on a busy machine." \
+      "To give each run more time: WORKBOOK_SANITIZER_TIMEOUT=$((seconds * 3)) (seconds)." \
+      "A loop that never ends would time out in the plain check too." | fold -s -w 76 | sed 's/ *$//'
+    return 124
   fi
   if [ $status -eq 124 ] || [ $status -eq 137 ]; then
     echo "TIMEOUT: '${program##*/} $*' did not finish in $seconds s: does a loop in your code never end?"
