@@ -48,9 +48,6 @@ check "07 solution, --asan: no first-build note the second time" lacks "$out" "T
 # Timing runs are skipped under a sanitizer: the check's runs say so instead of giving figures.
 check "07 solution, --asan: timed nothing" \
   contains "$tree/build-asan/workbook/logs/$l07.check.log" "(no figures: nothing is timed under AddressSanitizer"
-WORKBOOK_SANITIZER_TIMEOUT=soon wb "$tree" "$out" check 07 --asan
-check "WORKBOOK_SANITIZER_TIMEOUT=soon: exit 2" status_is $? 2
-check "WORKBOOK_SANITIZER_TIMEOUT=soon: one line" test "$(wc -l <"$out")" -eq 1
 
 sed 's|if (my_primes > 0) atomicAdd(count, my_primes);|if (my_primes > 0) *count += my_primes;|' \
   "$SOURCE_ROOT/solutions/$l08/solution.cu" >"$tree/lessons/$l08/exercise.cu"
