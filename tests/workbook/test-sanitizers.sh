@@ -27,7 +27,7 @@ check "07 i <= n, --asan: exit 1" status_is $? 1
 check "--asan, first build: says it builds the simulator once, for minutes" \
   contains "$out" "The first time, this builds the simulator with AddressSanitizer in build-asan/"
 check "--asan, first build: progress lines in a pipe" \
-  grep -q -E '^  building: step [0-9]+ of [0-9]+, [0-9]+ s so far$' "$out"
+  grep -q -E '^  building: (step [0-9]+ of [0-9]+|[0-9]+% done), [0-9]+ s so far$' "$out"
 check "--asan, first build: no terminal codes in a pipe" bash -c '! grep -q $'"'"'\r'"'"' "$1"' _ "$out"
 check "07 i <= n, --asan: every line fits 80 columns" fits_80_columns "$out"
 check "07 i <= n, --asan: AddressSanitizer's report" grep -q -E "AddressSanitizer: (heap-buffer-overflow|SEGV|unknown-crash)" "$out"
@@ -54,7 +54,7 @@ sed 's|if (my_primes > 0) atomicAdd(count, my_primes);|if (my_primes > 0) *count
 WORKBOOK_PROGRESS=tty wb "$tree" "$out" check 08 --race
 check "08 without the atomic, --race: exit 1" status_is $? 1
 check "--race, first build: progress on one rewritten terminal line" \
-  grep -q -E $'\r\e\\[K  building: \\[[0-9]+/[0-9]+\\] [0-9]+ s' "$out"
+  grep -q -E $'\r\e\\[K  building: \\[([0-9]+/[0-9]+|[0-9]+%)\\] [0-9]+ s' "$out"
 check "--race, first build: every line and rewrite fits 80 columns" fits_80_columns "$out"
 check "08 without the atomic, --race: ThreadSanitizer's report" contains "$out" "WARNING: ThreadSanitizer: data race"
 cp "$SOURCE_ROOT/solutions/$l08/solution.cu" "$tree/lessons/$l08/exercise.cu"
