@@ -25,7 +25,7 @@ sed -f "$SOURCE_ROOT/tests/mutants/$l07/loop-to-n-inclusive.sed" "$SOURCE_ROOT/s
 WORKBOOK_PROGRESS_SECONDS=2 wb "$tree" "$out" check 07 --asan
 check "07 i <= n, --asan: exit 1" status_is $? 1
 check "--asan, first build: says it builds the simulator once, for minutes" \
-  contains "$out" "The first time, this builds the simulator with AddressSanitizer in build-asan/"
+  contains "$out" "The first time, this builds the simulator with AddressSanitizer in"
 check "--asan, first build: progress lines in a pipe" \
   grep -q -E '^  building: (step [0-9]+ of [0-9]+|[0-9]+% done), [0-9]+ s so far$' "$out"
 check "--asan, first build: no terminal codes in a pipe" bash -c '! grep -q $'"'"'\r'"'"' "$1"' _ "$out"
@@ -60,6 +60,8 @@ check "--race, first build: progress on one rewritten terminal line" \
   grep -q -E $'\r\e\\[K  building: \\[([0-9]+/[0-9]+|[0-9]+%)\\] [0-9]+ s' "$out"
 check "--race, first build: every line and rewrite fits 80 columns" fits_80_columns "$out"
 check "08 without the atomic, --race: ThreadSanitizer's report" contains "$out" "WARNING: ThreadSanitizer: data race"
+check "08 without the atomic, --race: the report names the exercise's line from the tree" \
+  grep -q -E "^  \|  .* lessons/$l08/exercise\.cu:[0-9]+$" "$out"
 cp "$SOURCE_ROOT/solutions/$l08/solution.cu" "$tree/lessons/$l08/exercise.cu"
 wb "$tree" "$out" check 08 --race
 check "08 solution, --race: exit 0" status_is $? 0
