@@ -20,6 +20,19 @@ elseif(WB_SANITIZE STREQUAL "thread")
 elseif(NOT WB_SANITIZE STREQUAL "")
   message(FATAL_ERROR "WB_SANITIZE must be empty, 'address' or 'thread', not '${WB_SANITIZE}'")
 endif()
+# Lesson programs under a sanitizer: run-lesson.sh learns its name from WB_SANITIZER, gives each
+# run 10 times WB_TEST_TIMEOUT (or WORKBOOK_SANITIZER_TIMEOUT seconds) and, when a run runs out
+# of time, says the sanitizer is slow rather than blame a loop; CTest's own limit is off there
+# (TIMEOUT 0), so the per-run limit is the one that counts. The harness times nothing (wb.h).
+set(WB_RUN_ENVIRONMENT)
+set(WB_RUN_CTEST_TIMEOUT 900)
+if(WB_SANITIZE STREQUAL "address")
+  set(WB_RUN_ENVIRONMENT "WB_SANITIZER=AddressSanitizer")
+  set(WB_RUN_CTEST_TIMEOUT 0)
+elseif(WB_SANITIZE STREQUAL "thread")
+  set(WB_RUN_ENVIRONMENT "WB_SANITIZER=ThreadSanitizer")
+  set(WB_RUN_CTEST_TIMEOUT 0)
+endif()
 
 # ---- The CUDA backend: whenever a toolkit is found, GPU or not ---------------------------------
 set(WB_HAVE_CUDA OFF)
@@ -159,14 +172,25 @@ function(workbook_lesson)
         add_test(NAME ${target}
                  COMMAND bash "${WB_SHARED_DIR}/cmake/run-lesson.sh" check ${WB_TEST_TIMEOUT}
                          $<TARGET_FILE:${target}> ${L_TEST_ARGS})
+        # Under ThreadSanitizer (the sim-race preset, whose tests are those labelled race) the
+        # solutions run too: CI proves `workbook check NN --race` passes each reference solution
+        # (sim-asan's label solution does the same for --asan).
+        set(labels "${variant};${backend};lesson${number}")
+        if(WB_SANITIZE STREQUAL "thread" AND NOT backend STREQUAL "cpu")
+          list(APPEND labels race)
+        endif()
         set_tests_properties(${target} PROPERTIES
-          LABELS "${variant};${backend};lesson${number}"
+          LABELS "${labels}"
           SKIP_RETURN_CODE 77
-          TIMEOUT 900)
+          TIMEOUT ${WB_RUN_CTEST_TIMEOUT})
         # What a learner reads fits 80 columns: the simulator wraps its own lines (messages.cpp) at
-        # 76, as the workbook shows a program's lines behind "  | ".
-        if(WB_TESTS STREQUAL "learner")
+        # 76, as the workbook shows a program's lines behind "  | ". The maintainer's sanitizer
+        # builds run with the same settings as `workbook check NN --asan/--race`.
+        if(WB_TESTS STREQUAL "learner" OR WB_SANITIZE)
           set_tests_properties(${target} PROPERTIES ENVIRONMENT "CUSIM_COLUMNS=76")
+        endif()
+        if(WB_RUN_ENVIRONMENT)
+          set_property(TEST ${target} APPEND PROPERTY ENVIRONMENT "${WB_RUN_ENVIRONMENT}")
         endif()
       endif()
     endforeach()
@@ -190,7 +214,11 @@ function(workbook_lesson)
              COMMAND bash "${WB_SHARED_DIR}/cmake/run-lesson.sh" expect-fail ${WB_TEST_TIMEOUT}
                      $<TARGET_FILE:${lesson}.exercise.${guard_backend}> ${L_TEST_ARGS})
     set_tests_properties(${lesson}.exercise-is-open PROPERTIES
-      LABELS "guard;${guard_backend};lesson${number}" SKIP_RETURN_CODE 77 TIMEOUT 900)
+      LABELS "guard;${guard_backend};lesson${number}" SKIP_RETURN_CODE 77
+      TIMEOUT ${WB_RUN_CTEST_TIMEOUT})
+    if(WB_RUN_ENVIRONMENT)
+      set_property(TEST ${lesson}.exercise-is-open APPEND PROPERTY ENVIRONMENT "${WB_RUN_ENVIRONMENT}")
+    endif()
     if(EXISTS "${solution_file}")
       add_test(NAME ${lesson}.skeleton
                COMMAND bash "${WB_SHARED_DIR}/cmake/skeleton-guard.sh" "${exercise_file}" "${solution_file}")
@@ -257,7 +285,10 @@ function(workbook_mutants lesson number backend solution_file host_sources libra
     set_tests_properties(${target} PROPERTIES
       LABELS "mutant;${backend};lesson${number}"
       ENVIRONMENT "WB_EXPECT=${expect}"
-      TIMEOUT 900)
+      TIMEOUT ${WB_RUN_CTEST_TIMEOUT})
+    if(WB_RUN_ENVIRONMENT)
+      set_property(TEST ${target} APPEND PROPERTY ENVIRONMENT "${WB_RUN_ENVIRONMENT}")
+    endif()
     if(environment)
       set_property(TEST ${target} APPEND PROPERTY ENVIRONMENT "${environment}")
     endif()

@@ -19,9 +19,46 @@
 #   WB_VERDICT_LOG  a file that gets one line per run: "run K PASS|FAIL|NONE exit=S tasks=N,..."
 #   WB_SANDBOX      a command run as WB_SANDBOX PROGRAM ARGS... (shared/workbook/sandbox.sh)
 #   WB_OUTPUT_LIMIT the bytes of output kept per run (default 65536), then "output cut at N bytes"
+# Under a sanitizer (set by the sanitizer builds' tests, Workbook.cmake):
+#   WB_SANITIZER    its name (AddressSanitizer, ThreadSanitizer): each run may take 10 times
+#                   SECONDS, and a run out of time is put down to the sanitizer's speed, with how
+#                   to give it more, never to a loop of the learner's
+#   WORKBOOK_SANITIZER_TIMEOUT  seconds a run may take under a sanitizer (instead of 10 x SECONDS)
+#   WORKBOOK_RACE_MAX_N  under ThreadSanitizer, the largest --n that runs (default 5000): each
+#                   CUDA thread is TSan fibers made and destroyed, about 2 ms of CPU, so --n 100003
+#                   takes many minutes; the plain check runs every size, with the simulator's own
+#                   race checker, and a race shows at small sizes
 set -u
 mode=${1:?mode} seconds=${2:?seconds} program=${3:?program}
 shift 3
+sanitizer=${WB_SANITIZER:-}
+if [ -n "$sanitizer" ]; then
+  if [[ ${WORKBOOK_SANITIZER_TIMEOUT:-} =~ ^[1-9][0-9]*$ ]]; then
+    seconds=$WORKBOOK_SANITIZER_TIMEOUT
+  elif [ -n "${WORKBOOK_SANITIZER_TIMEOUT:-}" ]; then
+    echo "WORKBOOK_SANITIZER_TIMEOUT must be a number of seconds, not '$WORKBOOK_SANITIZER_TIMEOUT'"
+    exit 2
+  else
+    seconds=$((seconds * 10))
+  fi
+fi
+race_max_n=''
+if [ "$sanitizer" = ThreadSanitizer ]; then
+  race_max_n=${WORKBOOK_RACE_MAX_N:-5000}
+  if ! [[ $race_max_n =~ ^[1-9][0-9]*$ ]]; then
+    echo "WORKBOOK_RACE_MAX_N must be a whole number, not '$race_max_n'"
+    exit 2
+  fi
+fi
+# above_race_max ARGSET: true when its --n is past race_max_n (a size with a suffix, 1M, is).
+above_race_max() {
+  [ -n "$race_max_n" ] || return 1
+  local n
+  n=$(sed -n -E 's/.*--n[ =]+([^ ]+).*/\1/p' <<<"$1")
+  [ -n "$n" ] || return 1
+  [[ $n =~ ^[0-9]+$ ]] || return 0
+  [ ${#n} -gt 18 ] || [ "$n" -gt "$race_max_n" ]
+}
 [ $# -gt 0 ] || set -- ""
 verdict_log=${WB_VERDICT_LOG:-}
 unset WB_VERDICT_LOG
@@ -72,6 +109,14 @@ run_one() { # prints the program's output, returns its exit code
     echo "FAIL: the checker's verdict was FAIL, but the program exited 0 (its exit was changed)"
     return 1
   fi
+  if { [ $status -eq 124 ] || [ $status -eq 137 ]; } && [ -n "$sanitizer" ]; then
+    # The sanitizer's own speed, not the learner's loop: say so, and how to give it more time.
+    echo "TIMEOUT under $sanitizer: '${program##*/} $*' did not finish in $seconds s." \
+      "$sanitizer makes code 5 to 20 times slower, more on a busy machine." \
+      "To give each run more time: WORKBOOK_SANITIZER_TIMEOUT=$((seconds * 3)) (seconds)." \
+      "A loop that never ends would time out in the plain check too." | fold -s -w 76 | sed 's/ *$//'
+    return 124
+  fi
   if [ $status -eq 124 ] || [ $status -eq 137 ]; then
     echo "TIMEOUT: '${program##*/} $*' did not finish in $seconds s: does a loop in your code never end?"
     return 124
@@ -118,6 +163,10 @@ running=''
 trap '[ -z "$running" ] || kill -KILL -- "-$running" 2>/dev/null; exit 130' INT TERM
 for argset in "$@"; do
   echo "==> ${program##*/} $argset"
+  if above_race_max "$argset"; then
+    echo "(not run: ThreadSanitizer stops at --n $race_max_n; the plain check runs all sizes)"
+    continue
+  fi
   run_one "$argset" > "$log" 2>&1
   status=$?
   show_output

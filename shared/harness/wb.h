@@ -30,6 +30,18 @@ extern "C" {
 #define WB_ASAN 0
 #endif
 
+/* WB_TSAN is 1 in ThreadSanitizer builds (the sim-race preset). */
+#if defined(__SANITIZE_THREAD__)
+#define WB_TSAN 1
+#elif defined(__has_feature)
+#if __has_feature(thread_sanitizer)
+#define WB_TSAN 1
+#endif
+#endif
+#ifndef WB_TSAN
+#define WB_TSAN 0
+#endif
+
 enum {
   WB_EXIT_PASS = 0,
   WB_EXIT_FAIL = 1,
@@ -142,11 +154,17 @@ void wb_set_max_reported(int count);
 typedef void (*wb_timed_fn)(void *context);
 
 double wb_now_ms(void); /* monotonic host clock */
-/* Run fn `warmup` times, then `repeat` times; return the median time in milliseconds. */
+/* Run fn `warmup` times, then `repeat` times; return the median time in milliseconds.
+ * Under a sanitizer (wb_sanitizer() is not NULL) nothing is timed, since a sanitizer makes every
+ * run 5 to 20 times slower and its times mean nothing: a call with a warm-up (whose result the
+ * driver has already checked) does not run fn at all and returns 0; a call without one runs fn
+ * once (the driver may check what that run computed) and returns its time. */
 double wb_time_host_ms(wb_timed_fn fn, void *context, int warmup, int repeat);
 /* The same with CUDA events around each call on the default stream (fn launches GPU work).
  * Checks for launch and execution errors after each call. */
 double wb_time_cuda_ms(wb_timed_fn fn, void *context, int warmup, int repeat);
+/* "AddressSanitizer" or "ThreadSanitizer" in a build with that sanitizer, else NULL. */
+const char *wb_sanitizer(void);
 double wb_median(double *values, int count); /* sorts values in place */
 /* True while wb_time_cuda_ms runs a timed call: a launcher that normally waits for its kernel
  * (to report errors) leaves the wait to the timing events then, so they time the kernel alone. */
@@ -185,7 +203,9 @@ void wb_require_device_memory(const wb_program *program, const wb_device *device
 /* The header: program, device (or "CPU simulator") and the size. */
 void wb_print_header(const wb_program *program, const wb_device *device, const wb_args *args);
 /* A figure line: "  label   1.234 ms   812.3 GB/s   24% peak   12.30x vs CPU".
- * bytes <= 0 omits bandwidth; baseline_ms <= 0 omits the speedup; device may be NULL. */
+ * bytes <= 0 omits bandwidth; baseline_ms <= 0 omits the speedup; device may be NULL.
+ * Under a sanitizer the first call prints one line saying figures are not timed, and no call
+ * prints a figure. */
 void wb_print_figure(const wb_args *args, const char *label, double ms, double bytes,
                      const wb_device *device, double baseline_ms);
 /* printf that --quiet silences; a line wider than WB_COLUMNS wraps, indented two spaces more. */

@@ -51,6 +51,20 @@ expect_usage_error "missing lesson" check
 expect_usage_error "unknown option" run "$TEST_LESSON_NUMBER" --fast
 wb "$tree" "$out" check 99
 check "the unknown-lesson line names the lessons" contains "$out" "lessons: 01"
+# The sanitizer checks' settings: a wrong value is one line before any build.
+WORKBOOK_SANITIZER_TIMEOUT=soon expect_usage_error "WORKBOOK_SANITIZER_TIMEOUT=soon" check 07 --asan
+check "WORKBOOK_SANITIZER_TIMEOUT=soon: says what it wants" contains "$out" "must be a number of seconds"
+WORKBOOK_RACE_MAX_N=lots expect_usage_error "WORKBOOK_RACE_MAX_N=lots" check 07 --race
+WORKBOOK_PROGRESS=sometimes expect_usage_error "WORKBOOK_PROGRESS=sometimes" check "$TEST_LESSON_NUMBER"
+check "WORKBOOK_PROGRESS=sometimes: names the choices" contains "$out" "must be tty, lines or off"
+check "the bad settings built nothing" test ! -e "$tree/build-asan" -a ! -e "$tree/build-race"
+# check --race says where its sizes stop: the workbook's default is run-lesson.sh's.
+wb "$tree" "$out" check --help
+check "check --help: --race stops at --n 5000" contains "$out" "stops at --n 5000"
+check "check --help: how to give a sanitizer more time" contains "$out" "WORKBOOK_SANITIZER_TIMEOUT"
+check "WORKBOOK_RACE_MAX_N: one default in the workbook and run-lesson.sh" bash -c \
+  'grep -q "race_max_n=\${WORKBOOK_RACE_MAX_N:-5000}" "$1/shared/cmake/run-lesson.sh" &&
+   grep -q "\${WORKBOOK_RACE_MAX_N:-5000}" "$1/workbook"' _ "$tree"
 
 
 # Hints: one at a time, in order, remembered between runs; after the last, the last again.
