@@ -78,7 +78,8 @@ function(workbook_keep_asserts target)
   target_compile_options(${target} PRIVATE -UNDEBUG)
 endfunction()
 
-# workbook_lesson([TEST_ARGS "--n 1" "--n 2" ...] [LIBRARIES ...] [CUDA_LIBRARIES ...] [OPENMP])
+# workbook_lesson([TEST_ARGS "--n 1" "--n 2" ...] [RACE_MAX_N N] [LIBRARIES ...] [CUDA_LIBRARIES ...]
+#                 [OPENMP])
 #
 # Builds the lesson in the current folder (lessons/NN-slug) for every backend:
 #   NN-slug.exercise.sim / .cuda   from exercise.cu  (or .cpu from exercise.c for CPU lessons)
@@ -86,10 +87,12 @@ endfunction()
 # with the lesson's driver and reference (every other .c file in the folder), and registers
 # the tests: the learner's build checks the exercise; the maintainer's build checks the
 # solution and runs the guards (exercise-is-open, skeleton).
+# RACE_MAX_N: the largest --n its checks run under ThreadSanitizer, where the default (5000, in
+# run-lesson.sh) is too slow for the lesson (a --n that is a matrix side: n x n CUDA threads).
 # CUDA_LIBRARIES are linked into the nvcc-built programs only (the toolkit's libraries, such as
 # CUDA::nvrtc and CUDA::cublas; the simulator builds its own counterparts into libcusim).
 function(workbook_lesson)
-  cmake_parse_arguments(PARSE_ARGV 0 L "OPENMP" "" "TEST_ARGS;LIBRARIES;CUDA_LIBRARIES")
+  cmake_parse_arguments(PARSE_ARGV 0 L "OPENMP" "RACE_MAX_N" "TEST_ARGS;LIBRARIES;CUDA_LIBRARIES")
   if(L_UNPARSED_ARGUMENTS)
     message(FATAL_ERROR "workbook_lesson: unknown arguments ${L_UNPARSED_ARGUMENTS}")
   endif()
@@ -191,6 +194,10 @@ function(workbook_lesson)
         endif()
         if(WB_RUN_ENVIRONMENT)
           set_property(TEST ${target} APPEND PROPERTY ENVIRONMENT "${WB_RUN_ENVIRONMENT}")
+        endif()
+        if(L_RACE_MAX_N)
+          set_property(TEST ${target} APPEND PROPERTY ENVIRONMENT
+                       "WB_LESSON_RACE_MAX_N=${L_RACE_MAX_N}")
         endif()
       endif()
     endforeach()

@@ -24,7 +24,8 @@
 #                   SECONDS, and a run out of time is put down to the sanitizer's speed, with how
 #                   to give it more, never to a loop of the learner's
 #   WORKBOOK_SANITIZER_TIMEOUT  seconds a run may take under a sanitizer (instead of 10 x SECONDS)
-#   WORKBOOK_RACE_MAX_N  under ThreadSanitizer, the largest --n that runs (default 5000): each
+#   WORKBOOK_RACE_MAX_N  under ThreadSanitizer, the largest --n that runs (default the lesson's
+#                   WB_LESSON_RACE_MAX_N, from workbook_lesson's RACE_MAX_N, else 5000): each
 #                   CUDA thread is TSan fibers made and destroyed, about 2 ms of CPU, so --n 100003
 #                   takes many minutes; the plain check runs every size, with the simulator's own
 #                   race checker, and a race shows at small sizes
@@ -44,7 +45,7 @@ if [ -n "$sanitizer" ]; then
 fi
 race_max_n=''
 if [ "$sanitizer" = ThreadSanitizer ]; then
-  race_max_n=${WORKBOOK_RACE_MAX_N:-5000}
+  race_max_n=${WORKBOOK_RACE_MAX_N:-${WB_LESSON_RACE_MAX_N:-5000}}
   if ! [[ $race_max_n =~ ^[1-9][0-9]*$ ]]; then
     echo "WORKBOOK_RACE_MAX_N must be a whole number, not '$race_max_n'"
     exit 2
