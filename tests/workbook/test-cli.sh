@@ -63,8 +63,8 @@ wb "$tree" "$out" check --help
 check "check --help: --race stops at --n 5000" contains "$out" "stops at --n 5000"
 check "check --help: how to give a sanitizer more time" contains "$out" "WORKBOOK_SANITIZER_TIMEOUT"
 check "WORKBOOK_RACE_MAX_N: one default in the workbook and run-lesson.sh" bash -c \
-  'grep -q "race_max_n=\${WORKBOOK_RACE_MAX_N:-5000}" "$1/shared/cmake/run-lesson.sh" &&
-   grep -q "\${WORKBOOK_RACE_MAX_N:-5000}" "$1/workbook"' _ "$tree"
+  'grep -q "race_max_n=\${WORKBOOK_RACE_MAX_N:-\${WB_LESSON_RACE_MAX_N:-5000}}" "$1/shared/cmake/run-lesson.sh" &&
+   grep -q "\${WORKBOOK_RACE_MAX_N:-\${lesson_max:-5000}}" "$1/workbook"' _ "$tree"
 
 
 # Hints: one at a time, in order, remembered between runs; after the last, the last again.

@@ -38,8 +38,7 @@ cudaError_t copy_one_block(const float *d_in, float *d_out, int n) {
   printf("bad utf-8 \xff\xfe, U+FFFF \xef\xbf\xbf, C0 \x01\x02, NUL-free\n");
   printf("\x1b[2K\r\x1b[32mpass [3/3]\x1b[0m \x1b]0;title\x07\n");
   printf("FAIL: task 1: enter 3/3 by hand\n");
-  for (int line = 0; line < 100000; ++line)
-    printf("%0100d\n", line);
+  for (int line = 0; line < 100000; ++line) printf("%0100d\n", line);
   fflush(stdout);
   // TODO: launch copy_kernel with ONE block of n threads, like the Python original's
   //       foo[1, len(data)]. Do not guard against big n: the driver wants to see what a launch
