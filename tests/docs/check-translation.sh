@@ -75,16 +75,12 @@ fi
 # MODE: heading (level and text), code (fenced blocks, "@@ block N" between), link (targets), span
 # (inline code), hinthead (the "## Hint" lines), prose (text outside code, inline code removed).
 parts() { # MODE FILE
+  # Inline code and links are read per paragraph, list item or table row, its lines joined by one
+  # space (a code span may run over a line break; the Chinese text is laid out in other lines).
   LC_ALL=C.UTF-8 awk -v mode="$1" '
-    NR == 1 && (/^\[简体中文\]\(/ || /^<!-- translated-from: /) { next }
-    /^[ \t]*(```|~~~)/ {
-      if (!fenced) { blocks++; if (mode == "code") print "@@ code block " blocks }
-      fenced = !fenced; if (mode == "code") print; next }
-    fenced { if (mode == "code") print; next }
-    mode == "heading" && /^#+ / { match($0, /^#+/); print RLENGTH "\t" NR "\t" $0; next }
-    /^## Hint [0-9]+/ { if (mode == "hinthead") print; next }   # stays English: not prose
-    {
-      line = $0; out = ""
+    function flush() { if (para != "") inline(para); para = "" }
+    function inline(line,   out, tick, before, rest, end, t) {
+      out = ""
       while (match(line, /`+/)) {               # inline code spans, from a run of n backticks to the next
         tick = substr(line, RSTART, RLENGTH); before = substr(line, 1, RSTART - 1)
         rest = substr(line, RSTART + RLENGTH); end = index(rest, tick)
@@ -95,10 +91,23 @@ parts() { # MODE FILE
       line = out line
       if (mode == "prose") print line
       if (mode == "link") {
+        if (match(line, /^ *\[[^]]+\]: +[^ ]+/)) { t = line; sub(/^ *\[[^]]+\]: +/, "", t); sub(/ .*/, "", t); print t }
         while (match(line, /\]\([^) \t]+/)) { print substr(line, RSTART + 2, RLENGTH - 2); line = substr(line, RSTART + RLENGTH) }
-        if (match($0, /^ {0,3}\[[^]]+\]: +[^ ]+/)) { t = $0; sub(/^ {0,3}\[[^]]+\]: +/, "", t); sub(/ .*/, "", t); print t }
       }
-    }' "$2"
+    }
+    NR == 1 && (/^\[简体中文\]\(/ || /^<!-- translated-from: /) { next }
+    /^[ \t]*(```|~~~)/ {
+      flush()
+      if (!fenced) { blocks++; if (mode == "code") print "@@ code block " blocks }
+      fenced = !fenced; if (mode == "code") print; next }
+    fenced { if (mode == "code") print; next }
+    mode == "heading" && /^#+ / { match($0, /^#+/); print RLENGTH "\t" NR "\t" $0; next }
+    /^## Hint [0-9]+/ { flush(); if (mode == "hinthead") print; next }   # stays English: not prose
+    /^[ \t]*$/ { flush(); next }
+    /^#+ / { flush(); inline($0); next }
+    /^ *([-*+]|[0-9]+\.) / || /^ *\|/ || /^ *\[[^]]+\]: / { flush(); para = $0; next }
+    { t = $0; sub(/^[ \t]+/, "", t); para = para == "" ? $0 : para " " t }
+    END { flush() }' "$2"
 }
 
 # ---- 2. headings ---------------------------------------------------------------------------------
