@@ -9,7 +9,7 @@
 #   3. every fenced code block byte-identical, in the same order;
 #   4. the same link and image targets in the same order (a page with a Chinese edition may be
 #      linked by its edition; the Chinese glossary may be linked in addition); external URLs equal;
-#   5. inline `code` spans: the same set on both sides;
+#   5. inline `code` spans: the same set on both sides (the Chinese may add one naming a zh-CN page);
 #   6. hints files: the same "## Hint N (task M)" lines;
 #   7. glossary: where ENGLISH uses a glossary term, CHINESE uses its Chinese term, and CHINESE
 #      never uses a word of the "avoid" column.
@@ -38,7 +38,7 @@ normpath() {
   case $1 in /*) echo "/$joined" ;; *) echo "$joined" ;; esac
 }
 en_dir=$(cd "$(dirname "$en")" && pwd) zh_dir=$(cd "$(dirname "$zh")" && pwd)
-en_abs=$en_dir/$(basename "$en") zh_abs=$zh_dir/$(basename "$zh")
+en_abs=$en_dir/$(basename "$en")
 zh_name=$zh
 
 # ---- 1. the first line and the English commit it follows ---------------------------------------
