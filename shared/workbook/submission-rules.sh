@@ -62,6 +62,8 @@ source "$(dirname "${BASH_SOURCE[0]}")/../cmake/skeleton-guard.sh"
 # The awk program shared by the lexer (mode=regions) and the expansion check (mode=expanded).
 rules_awk_lib='
 function load_rules(   lines, i, parts, names, j, n, k, kv) {
+  n = split(shadowed_names, lines, " ")
+  for (i = 1; i <= n; i++) shadowed[lines[i]] = 1
   n = split(forbidden_names, lines, "\n")
   for (i = 1; i <= n; i++) {
     if (lines[i] == "") continue
@@ -84,15 +86,18 @@ function why(id,   p) {
 '
 
 # Lexes the whole file, checks the task regions; prints "LINE<TAB>reason" lines.
-lex_regions() { # FILE
+lex_regions() { # REBUILT MAP
   awk -v forbidden_names="$WB_FORBIDDEN_NAMES" -v forbidden_prefixes="$WB_FORBIDDEN_PREFIXES" \
-    -v forbidden_keywords="$WB_FORBIDDEN_KEYWORDS" "$rules_awk_lib"'
-    function report(msg) { if (inside && !(NR SUBSEP msg in seen)) { seen[NR, msg] = 1; print NR "\t" msg } }
+    -v forbidden_keywords="$WB_FORBIDDEN_KEYWORDS" -v shadowed_names="${WB_RULES_SHADOWED:-}" "$rules_awk_lib"'
+    function report(msg) { if (inside && !(ln SUBSEP msg in seen)) { seen[ln, msg] = 1; print ln "\t" msg } }
     function flush(   w) {
       if (tok == "") return
       if (inside && tok !~ /^[0-9]/) {
         w = why(tok)
-        if (w != "") report(w)
+        # A name the shipped code declares (`float *signal` in lesson 15) is refused only when it is
+        # called: the next character decides.
+        if (w != "" && (tok in shadowed)) pending = w
+        else if (w != "") report(w)
       }
       # The first name after "#" on a directive line is the directive, after "pragma" its kind.
       if (directive == "?") directive = tok
@@ -108,16 +113,19 @@ lex_regions() { # FILE
       directive = ""; pragma_kind = ""
     }
     BEGIN { load_rules(); state = "code"; depth = 0; inside = 0; directive = ""; line_start = 1 }
+    # The map (regions_read ... map): which lines of the rebuilt file are markers, which are the
+    # bodies and from which line of the submission each came. Nothing else says where regions are.
+    FNR == 1 { file++ }
+    file == 1 { if ($1 == "B") orig[$2] = $3; else if ($1 == "S") start[$2] = $3; else if ($1 == "E") stop[$2] = $3; next }
     {
-      sub(/\r$/, "")
+      ln = FNR in orig ? orig[FNR] : FNR
       line = $0
-      if (line ~ /^[ \t]*(\/\/|\/\*) ---- task [0-9]+/ && !continued) {
-        inside = 1; region_depth = depth; region_paren = paren
-        match(line, /task [0-9]+/); task = substr(line, RSTART + 5, RLENGTH - 5)
+      if ((FNR in start) && !continued) {
+        inside = 1; region_depth = depth; region_paren = paren; task = start[FNR]
         line_start = 1
         next
       }
-      if (line ~ /^[ \t]*(\/\/|\/\*) ---- end of task [0-9]+/) {
+      if (FNR in stop) {
         if (inside) {
           if (continued) report("a line continuation runs into the end of task " task)
           else if (state == "block") report("task " task " ends inside a /* comment */")
@@ -145,7 +153,8 @@ lex_regions() { # FILE
         if (c ~ /[A-Za-z0-9_$]/ || (c == "\047" && tok ~ /^[0-9]/)) { tok = tok c; continue }
         if (c == "\"" && tok ~ /^(R|LR|uR|UR|u8R)$/) report("a raw string literal")
         flush()
-        if (c == " " || c == "\t" || c == "\f" || c == "\v") continue
+        if (c == " " || c == "\t" || c == "\f" || c == "\v" || c == "\r") continue
+        if (pending != "") { if (c == "(") report(pending); pending = "" }
         if (c2 == "//") { state = "line"; break }
         if (c2 == "/*") { state = "block"; i++; continue }
         if (line_start && (c == "#" || c2 == "%:")) {
@@ -177,7 +186,7 @@ lex_regions() { # FILE
       if (state == "string" || state == "char") { report("a string or character literal that does not end on its line"); state = "code" }
       line_start = 1
     }
-    END { if (has_define) print "0\tdefines-a-macro" }' "$1"
+    END { if (has_define) print "0\tdefines-a-macro" }' FS='\t' "$2" FS=' ' "$1"
 }
 
 # The banned names in the preprocessed file (its #include lines blanked, so only the file's own
@@ -202,48 +211,103 @@ expanded_names() { # FILE LANGUAGE(c or c++)
       { line++ }'
 }
 
+# The banned names among the tokens the compiler gets from the task regions: the rebuilt file run
+# through the C preprocessor as the simulator build runs it (its #includes and flags, so a macro
+# of a system header such as glibc's __CONCAT expands as it would), each line of the output put
+# back on its source line by the preprocessor's line markers. A token on a region's body line,
+# macro expansions included, is the region's. Prints "LINE<TAB>reason", LINE the submission's.
+# Run only on a file the lexer passed (no #include, no _Pragma in its regions), with a time limit.
+# The banned names the simulator's own macros expand to (threadIdx is ::cusim_tls.thread_idx):
+# allowed where they come from a macro, never spelt (the lexer sees the spelling).
+simulator_macro_names() { # ROOT: the cusim names in the #define lines of the simulator's headers
+  grep -r -h -E '^[ \t]*#[ \t]*define[ \t]' "$1/shared/sim/include" 2>/dev/null |
+    grep -o -E '\bcusim[A-Za-z0-9_]*' | sort -u | tr '\n' ' '
+}
+compiled_names() { # REBUILT MAP LESSON-DIR LANGUAGE(c or c++)
+  local rebuilt=$1 map=$2 dir=$3 language=$4 root=${WB_RULES_ROOT:-$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)}
+  local -a cpp
+  if [ "$language" = c ]; then
+    cpp=("${CC:-cc}" -std=c11 -fopenmp -x c)
+  else
+    cpp=("${CXX:-c++}" -std=c++17 -x c++ -DCUSIM_PREPROCESS -include "$root/shared/sim/include/cusim_prelude.h")
+  fi
+  cpp+=(-E -UNDEBUG -w -iquote "$dir" -I"$root/shared/sim/include" -I"$root/shared/sim/include/unsupported" -I"$dir"
+    -I"$root/shared/harness" -isystem "$root/shared/sim/include")
+  timeout 60 "${cpp[@]}" "$rebuilt" 2>/dev/null | WB_REBUILT=$rebuilt awk -v forbidden_names="$WB_FORBIDDEN_NAMES" \
+    -v forbidden_prefixes="$WB_FORBIDDEN_PREFIXES" -v forbidden_keywords="$WB_FORBIDDEN_KEYWORDS" \
+    -v shadowed_names="${WB_RULES_SHADOWED:-}" -v simulator_names="$(simulator_macro_names "$root")" "$rules_awk_lib"'
+    BEGIN { load_rules(); main = "\"" ENVIRON["WB_REBUILT"] "\""; n = split(simulator_names, l, " "); for (i = 1; i <= n; i++) sim[l[i]] = 1 }
+    FNR == 1 { file++ }
+    file == 1 { if ($1 == "B") orig[$2] = $3; next }
+    /^# [0-9]+ "/ { line = $2; ours = ($3 == main); next }
+    ours && (line in orig) {
+      text = $0
+      if (text ~ /^[ \t]*#[ \t]*pragma/ && text !~ /^[ \t]*#[ \t]*pragma[ \t]+omp/) print orig[line] "\ta pragma"
+      gsub(/"([^"\\]|\\.)*"/, " ", text); gsub(/\047([^\047\\]|\\.)*\047/, " ", text)
+      while (match(text, /[A-Za-z_$][A-Za-z0-9_$]*/)) {
+        id = substr(text, RSTART, RLENGTH); text = substr(text, RSTART + RLENGTH)
+        if (id in sim) continue # what the simulator macros (threadIdx, __syncthreads) become
+        w = why(id)
+        if (w == "" || ((id in shadowed) && text !~ /^[ \t]*\(/) || ((id, orig[line]) in seen)) continue
+        seen[id, orig[line]] = 1
+        print orig[line] "\t" w " (as the compiler sees it)"
+      }
+    }
+    { line++ }' "$map" -
+}
+
 rules_check() { # SHIPPED SUBMITTED NAME: prints violations, returns 1 when there is any
-  local shipped=$1 submitted=$2 name=$3 shipped_skeleton submitted_skeleton marker_errors
+  local shipped=$1 submitted=$2 name=$3 errors line reason diff_line work lesson dir language=c++
+  local root=${WB_RULES_ROOT:-$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)}
   local -a violations=()
-  # 1. Outside the task regions: the shipped exercise, line for line.
-  shipped_skeleton=$(tr -d '\r' <"$shipped" | skeleton /dev/stdin 0 numbered 2>/dev/null) || {
+  skeleton "$shipped" 0 >/dev/null 2>&1 || {
     echo "$name: the shipped exercise $shipped has broken task markers"
     return 1
   }
-  marker_errors=$(mktemp)
-  submitted_skeleton=$(tr -d '\r' <"$submitted" | skeleton /dev/stdin 0 numbered 2>"$marker_errors")
-  if [ -s "$marker_errors" ]; then
-    sed -E "s|^skeleton: [^:]*:([0-9]+): (.*)$|$name:\\1: task markers: \\2|" "$marker_errors" | head -n 5
-    rm -f "$marker_errors"
+  # 1. The task markers: byte for byte the shipped lines, in their order (regions_read, the one
+  #    reader every check uses).
+  errors=$(regions_read "$shipped" "$submitted" errors)
+  if [ -n "$errors" ]; then
+    while IFS=$'\t' read -r line reason; do echo "$name:$line: task markers: $reason"; done <<<"$errors"
     return 1
   fi
-  rm -f "$marker_errors"
-  local diff_line
+  # 2. Outside the task regions: the shipped exercise, line for line (a CR before a line's end
+  #    is not counted: the compiler never sees these lines, the rebuilt file has the shipped ones).
   diff_line=$(awk -F'\t' 'NR == FNR { want[FNR] = substr($0, index($0, "\t") + 1); count = FNR; next }
-      { got = substr($0, index($0, "\t") + 1)
+      { got = substr($0, index($0, "\t") + 1); sub(/\r$/, "", got)
         if (FNR > count || got != want[FNR]) { print $1; found = 1; exit } last = $1 }
       END { if (!found && FNR < count) print (last == "" ? 1 : last + 1) }' \
-    <(printf '%s\n' "$shipped_skeleton") <(printf '%s\n' "$submitted_skeleton"))
+    <(regions_read "$shipped" "$shipped" outside) <(regions_read "$shipped" "$submitted" outside))
   if [ -n "$diff_line" ]; then
     echo "$name:$diff_line: changed outside the task regions (only the code between '// ---- task N' and '// ---- end of task N' may change)"
     return 1
   fi
-  # 2. Inside the task regions.
-  local line reason defines=no
+  # 3. What the compiler will get: the shipped file with the submission's region bodies (the
+  #    grader compiles exactly this), and inside its regions the lexer's rules.
+  work=$(mktemp -d) || return 2
+  [ "${submitted##*.}" = c ] && language=c
+  regions_read "$shipped" "$submitted" rebuild >"$work/${shipped##*/}"
+  regions_read "$shipped" "$submitted" map >"$work/map"
+  # Names the shipped code declares itself (`float *signal`): refused in a region only as a call.
+  export WB_RULES_SHADOWED
+  WB_RULES_SHADOWED=$(regions_read "$shipped" "$shipped" outside | cut -f2- |
+    grep -o -E '([*&]|\b(int|float|double|unsigned|char|long|size_t|bool))[ \t]*[A-Za-z_][A-Za-z0-9_]*[ \t]*[,);=[]' |
+    grep -o -E '[A-Za-z_][A-Za-z0-9_]*[ \t]*[,);=[]$' | grep -o -E '^[A-Za-z_][A-Za-z0-9_]*' | sort -u | tr '\n' ' ')
   while IFS=$'\t' read -r line reason; do
-    if [ "$line" = 0 ]; then defines=yes; continue; fi
+    [ "$line" = 0 ] && continue
     violations+=("$name:$line: $reason")
-  done < <(lex_regions "$submitted")
-  # 3. Macros defined in a region: look at what they expand to.
-  if [ $defines = yes ]; then
-    local language=c++ allowed
-    [ "${submitted##*.}" = c ] && language=c
-    allowed=$(expanded_names "$shipped" "$language" | cut -f2 | sort -u)
+  done < <(lex_regions "$work/${shipped##*/}" "$work/map")
+  # 4. The names as the compiler sees them, after every macro (the file's own, the system
+  #    headers' such as __CONCAT): only for a file the lexer passed (no #include in a region).
+  if [ ${#violations[@]} -eq 0 ]; then
+    lesson=$(basename "$(dirname "$shipped")")
+    dir=$root/lessons/$lesson
+    [ -d "$dir" ] || dir=$(cd "$(dirname "$shipped")" && pwd)
     while IFS=$'\t' read -r line reason; do
-      grep -qxF -- "$reason" <<<"$allowed" && continue
       violations+=("$name:$line: $reason")
-    done < <(expanded_names "$submitted" "$language")
+    done < <(WB_RULES_ROOT=$root compiled_names "$work/${shipped##*/}" "$work/map" "$dir" "$language")
   fi
+  rm -rf "$work"
   [ ${#violations[@]} -eq 0 ] && return 0
   printf '%s\n' "${violations[@]}" | sort -t: -k2,2n -s | uniq | head -n 20
   return 1
