@@ -6,18 +6,25 @@
 # (NAME defaults to the submitted file's name), and exits 1 when there is any, 0 when there is
 # none, 2 on bad usage. Used by `workbook grade` before anything of the submission is built.
 #
-#   1. Outside the task regions the file equals the shipped exercise (the skeleton guard's own
-#      comparison, shared/cmake/skeleton-guard.sh; only a CR before a line's end is ignored).
-#   2. Inside a task region, a small C/C++ lexer rejects: preprocessor directives except #define,
+#   1. The task markers are byte for byte the shipped exercise's marker lines, in their order: a
+#      line that looks like a marker but is not exactly one (a CR, a `\` at its end, `/*` for
+#      `//`, other text) is refused, naming the line. One reader finds the regions for every check
+#      (regions_read, shared/cmake/skeleton-guard.sh); the grader uses it too.
+#   2. Outside the task regions the file equals the shipped exercise (only a CR before a line's
+#      end is ignored there). The grader compiles the REBUILT file: the shipped exercise with the
+#      submission's region bodies put in, so nothing outside the regions reaches the compiler.
+#   3. Inside a task region, a small C/C++ lexer rejects: preprocessor directives except #define,
 #      #undef and #pragma omp (lessons 07 and 09 teach those); line continuations outside a
 #      #define; trigraphs, digraphs, raw strings; attributes, asm, extern, namespace, operator;
 #      a region that ends inside a comment or string, or closes a brace it did not open (a region
 #      inside a function stays inside it); and names that end or escape the process, start or
 #      signal processes, touch files or descriptors, read or change the environment, load code,
 #      or reach the harness's or the simulator's internals (wb_*, cusim*).
-#   3. When a region defines a macro, the whole file is run through the C preprocessor (without
-#      its #includes) and the same names are looked for in the expansion, so that token pasting
-#      cannot spell them; names the shipped exercise's own expansion has are not counted.
+#   4. The same names are looked for where macros cannot hide them: the rebuilt file goes through
+#      the C preprocessor as the simulator build runs it (its #includes, its flags), and every
+#      token on a region's line, macro expansions included (glibc's __CONCAT, a region's own
+#      #define), is checked. Only the names the simulator's and harness's own macros make
+#      (threadIdx is ::cusim_tls.thread_idx, CUDA_CHECK calls wb_cuda_check) are let through.
 # The rules are stricter than a compiler on purpose: an honest answer never needs any of this.
 set -u
 
@@ -109,7 +116,6 @@ lex_regions() { # REBUILT MAP
       if (directive == "") return
       if (inside && directive != "define" && directive != "undef" && !(directive == "pragma" && pragma_kind == "omp"))
         report("a preprocessor directive (#" (directive == "?" ? "" : directive) (directive == "pragma" ? " " pragma_kind : "") ")")
-      if (directive == "define" && inside) has_define = 1
       directive = ""; pragma_kind = ""
     }
     BEGIN { load_rules(); state = "code"; depth = 0; inside = 0; directive = ""; line_start = 1 }
@@ -186,29 +192,7 @@ lex_regions() { # REBUILT MAP
       if (state == "string" || state == "char") { report("a string or character literal that does not end on its line"); state = "code" }
       line_start = 1
     }
-    END { if (has_define) print "0\tdefines-a-macro" }' FS='\t' "$2" FS=' ' "$1"
-}
-
-# The banned names in the preprocessed file (its #include lines blanked, so only the file's own
-# macros expand): "LINE<TAB>reason", LINE being the line of the file the expansion comes from.
-expanded_names() { # FILE LANGUAGE(c or c++)
-  local compiler=${CC:-cc}
-  command -v "$compiler" >/dev/null || compiler=cpp
-  sed -E 's/^[ \t]*(#|%:)[ \t]*include.*$//' "$1" |
-    "$compiler" -E -x "$2" -w - 2>/dev/null |
-    awk -v forbidden_names="$WB_FORBIDDEN_NAMES" -v forbidden_prefixes="$WB_FORBIDDEN_PREFIXES" \
-      -v forbidden_keywords="$WB_FORBIDDEN_KEYWORDS" "$rules_awk_lib"'
-      BEGIN { load_rules() }
-      /^# [0-9]+ "/ { line = $2; ours = ($3 == "\"<stdin>\""); next }
-      ours && /^[ \t]*#[ \t]*pragma/ { if ($0 !~ /^[ \t]*#[ \t]*pragma[ \t]+omp/) print line "\ta pragma in a macro expansion"; line++; next }
-      ours {
-        text = $0
-        gsub(/"([^"\\]|\\.)*"/, " ", text); gsub(/\047([^\047\\]|\\.)*\047/, " ", text)
-        n = split(text, ids, /[^A-Za-z0-9_$]+/)
-        for (k = 1; k <= n; k++) if (ids[k] != "" && ids[k] !~ /^[0-9]/) { w = why(ids[k]); if (w != "") print line "\t" w " (in a macro expansion)" }
-        line++; next
-      }
-      { line++ }'
+    ' FS='\t' "$2" FS=' ' "$1"
 }
 
 # The banned names among the tokens the compiler gets from the task regions: the rebuilt file run
@@ -217,11 +201,12 @@ expanded_names() { # FILE LANGUAGE(c or c++)
 # back on its source line by the preprocessor's line markers. A token on a region's body line,
 # macro expansions included, is the region's. Prints "LINE<TAB>reason", LINE the submission's.
 # Run only on a file the lexer passed (no #include, no _Pragma in its regions), with a time limit.
-# The banned names the simulator's own macros expand to (threadIdx is ::cusim_tls.thread_idx):
-# allowed where they come from a macro, never spelt (the lexer sees the spelling).
-simulator_macro_names() { # ROOT: the cusim names in the #define lines of the simulator's headers
-  grep -r -h -E '^[ \t]*#[ \t]*define[ \t]' "$1/shared/sim/include" 2>/dev/null |
-    grep -o -E '\bcusim[A-Za-z0-9_]*' | sort -u | tr '\n' ' '
+# The banned names that the simulator's and the harness's own macros expand to (threadIdx is
+# ::cusim_tls.thread_idx, CUDA_CHECK calls wb_cuda_check): allowed where a macro makes them, never
+# spelt (the lexer sees the spelling).
+simulator_macro_names() { # ROOT: the cusim and wb_ names in the #define lines of those headers
+  grep -r -h -E '^[ \t]*#[ \t]*define[ \t]' "$1/shared/sim/include" "$1/shared/harness" 2>/dev/null |
+    grep -o -E '\b(cusim|wb_)[A-Za-z0-9_]*' | sort -u | tr '\n' ' '
 }
 compiled_names() { # REBUILT MAP LESSON-DIR LANGUAGE(c or c++)
   local rebuilt=$1 map=$2 dir=$3 language=$4 root=${WB_RULES_ROOT:-$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)}

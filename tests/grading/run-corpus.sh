@@ -125,6 +125,15 @@ line_of() { # STUDENT: the verdict after "NN " on its grade line for its lesson
   sed -n "s/^  $1 \{1,\}$(cheat_lesson "$1") //p" "$out" | head -n 1
 }
 runs() { [ -n "${expect[$1]:-}" ] && [[ ${expect[$1]} != "^refused"* ]]; } # STUDENT: graded and run
+# A cheat with a needs-nvcc file is judged by nvcc, the compiler of record: where the grading
+# build has no nvcc check of its lesson (no CUDA toolkit), it is skipped, saying so.
+for name in "${!expect[@]}"; do
+  [ -f "$corpus/$name/needs-nvcc" ] || continue
+  if ! grep -q -F "$(cd "$subs/$name" && ls -d [0-9][0-9]-* | head -n 1).exercise.nvcc" "$results"/work/build/lessons/*/CTestTestfile.cmake 2>/dev/null; then
+    echo "skip - $name: no nvcc check in the grading build (no CUDA toolkit found)"
+    unset "expect[$name]"
+  fi
+done
 for name in "${!expect[@]}"; do
   got=$(line_of "$name")
   if grep -q -E -- "${expect[$name]}" <<<"$got"; then
@@ -173,6 +182,16 @@ elif "$SOURCE_ROOT/shared/workbook/sandbox.sh" --probe >/dev/null 2>&1; then
 fi
 if [ -n "${expect[correct]:-}" ]; then
   check "tasks.txt: the correct submission passes every task" grep -q -E '^correct 03 3 pass$' "$results/tasks.txt"
+fi
+if [ -n "${expect[kernel-calls-rand]:-}" ]; then
+  # The verdict and the points agree in every gradebook: nvcc rejects the lesson, no task earns.
+  check "kernel-calls-rand: no task passes in tasks.txt" test "$(grep -c -E '^kernel-calls-rand 04 [0-9]+ pass$' "$results/tasks.txt")" -eq 0
+  check "kernel-calls-rand: its 3 tasks fail in tasks.txt" test "$(grep -c -E '^kernel-calls-rand 04 [0-9]+ fail$' "$results/tasks.txt")" -eq 3
+  check "kernel-calls-rand: grades.csv says compile-error with 0 points" grep -q -E '^kernel-calls-rand,(.*,)?compile-error,0,0,0,0([^0-9]|$)' "$results/grades.csv"
+  check "kernel-calls-rand: junit.xml fails it" bash -c 'tr "\n" " " <"$1" | grep -q -E "<testcase classname=\"kernel-calls-rand\" name=\"04-doubling-large-arrays\"[^>]*>[^<]*<failure type=\"compile-error\""' _ "$results/junit.xml"
+  if command -v jq >/dev/null; then
+    check "kernel-calls-rand: results.json gives 0 points" bash -c 'jq -e "[.. | objects | select(has(\"score\")) | .score] | add == 0" "$1" >/dev/null' _ "$results/kernel-calls-rand/results.json"
+  fi
 fi
 if [ -n "${expect[wrong-answer]:-}" ]; then
   check "tasks.txt: the wrong answer fails a task" grep -q -E '^wrong-answer 03 [0-9]+ fail$' "$results/tasks.txt"
