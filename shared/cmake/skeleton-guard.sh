@@ -50,8 +50,9 @@ skeleton() {
 #   regions_read SHIPPED FILE MODE [TASK]
 #     MODE errors   "LINE<TAB>reason" per problem (nothing when the file is well marked)
 #     MODE rebuild  SHIPPED with each region's body taken from FILE: what the compiler gets
-#     MODE map      the rebuilt file's lines: "S|E<TAB>LINE<TAB>TASK" for its markers, and
-#                   "B<TAB>LINE<TAB>FILE-LINE<TAB>TASK" for body lines (which line of FILE)
+#     MODE map      the rebuilt file's lines: "S|E<TAB>LINE<TAB>TASK" for its markers,
+#                   "B<TAB>LINE<TAB>FILE-LINE<TAB>TASK" for body lines (which line of FILE), and
+#                   "O<TAB>LINE<TAB>SHIPPED-LINE<TAB>FILE-LINE" for the shipped lines outside
 #     MODE splice   like rebuild, but only task TASK's body from FILE, the others' from the file
 #                   named by WB_REGIONS_BASE (the reference solution: per-task judging)
 #     MODE body     the body of task TASK in FILE (markers excluded)
@@ -101,7 +102,7 @@ regions_read() { # SHIPPED FILE MODE [TASK]
         next
       }
       if (inside) { nbody[task]++; body[task, nbody[task]] = $0; bodyno[task, nbody[task]] = NR }
-      else { out[++nout] = $0; outno[nout] = NR }
+      else { out[++nout] = $0; outno[nout] = NR; outsub[++noutl] = NR }
     }
     function clip(s) { gsub(/\r/, "\\r", s); gsub(/[^ -~]/, "?", s); return length(s) > 60 ? substr(s, 1, 57) "..." : s }
     END {
@@ -124,7 +125,8 @@ regions_read() { # SHIPPED FILE MODE [TASK]
           k++; continue
         }
         if (skip) continue
-        n++; if (mode != "map") print text[i]
+        n++; oc++
+        if (mode != "map") print text[i]; else print "O\t" n "\t" i "\t" outsub[oc]
       }
     }' "$2"
 }

@@ -31,11 +31,11 @@ set -u
 # ---- The names a task region may not use -------------------------------------------------------
 # Each line: a category (how the message says it), then the names.
 WB_FORBIDDEN_NAMES='
-ends or escapes the process:exit _exit _Exit quick_exit atexit at_quick_exit abort terminate set_terminate longjmp setjmp _longjmp _setjmp siglongjmp sigsetjmp pthread_exit thrd_exit main
-starts or signals processes:fork vfork clone clone3 daemon setsid setpgid setpgrp system popen pclose posix_spawn posix_spawnp execl execlp execle execv execvp execvpe execve fexecve kill killpg raise signal sigaction sigprocmask pthread_sigmask pthread_kill alarm ualarm setitimer timer_create ptrace prctl syscall pthread_create thrd_create
-touches files or descriptors:fopen fopen64 freopen freopen64 fdopen fclose fcloseall open open64 openat openat2 creat creat64 close dup dup2 dup3 read write pread pwrite pread64 pwrite64 readv writev preadv pwritev lseek lseek64 fcntl ioctl mmap mmap64 munmap mprotect mremap remove unlink unlinkat rename renameat renameat2 mkdir mkdirat rmdir chdir fchdir chroot chmod fchmod chown fchown lchown truncate ftruncate symlink symlinkat link linkat tmpfile tmpfile64 tmpnam mkstemp mkostemp mkdtemp opendir fdopendir readdir scandir stat lstat fstat access socket socketpair connect bind listen accept send recv sendto recvfrom sendmsg recvmsg pipe pipe2 mkfifo mknod sendfile splice tee dprintf vdprintf memfd_create inotify_init shm_open
+ends or escapes the process:exit _exit _Exit quick_exit atexit at_quick_exit on_exit setcontext swapcontext makecontext getcontext abort terminate set_terminate longjmp setjmp _longjmp _setjmp siglongjmp sigsetjmp pthread_exit thrd_exit main
+starts or signals processes:fork vfork clone clone3 daemon setsid setpgid setpgrp system popen pclose posix_spawn posix_spawnp execl execlp execle execv execvp execvpe execve fexecve kill killpg raise signal sigaction sigprocmask pthread_sigmask pthread_kill alarm ualarm setitimer timer_create ptrace prctl syscall pthread_create thrd_create pthread_atfork sigaltstack sigqueue tgkill tkill pidfd_open pidfd_send_signal execveat process_vm_readv process_vm_writev
+touches files or descriptors:fopen fopen64 freopen freopen64 fdopen fclose fcloseall open open64 openat openat2 creat creat64 close dup dup2 dup3 read write pread pwrite pread64 pwrite64 readv writev preadv pwritev lseek lseek64 fcntl ioctl mmap mmap64 munmap mprotect mremap remove unlink unlinkat rename renameat renameat2 mkdir mkdirat rmdir chdir fchdir chroot chmod fchmod chown fchown lchown truncate ftruncate symlink symlinkat link linkat tmpfile tmpfile64 tmpnam mkstemp mkostemp mkdtemp opendir fdopendir readdir scandir stat lstat fstat access socket socketpair connect bind listen accept send recv sendto recvfrom sendmsg recvmsg pipe pipe2 mkfifo mknod sendfile splice tee dprintf vdprintf memfd_create inotify_init shm_open ofstream ifstream fstream wofstream wifstream wfstream basic_ofstream basic_ifstream basic_fstream basic_filebuf filebuf
 reads or changes the environment:getenv secure_getenv setenv putenv unsetenv clearenv environ __environ
-loads code:dlopen dlmopen dlsym dlvsym dlclose
+loads code:dlopen dlmopen dlsym dlvsym dlclose dl_iterate_phdr
 '
 # Prefixes: the harness's and the simulator's internals, compiler and C library internals.
 WB_FORBIDDEN_PREFIXES="
@@ -195,12 +195,6 @@ lex_regions() { # REBUILT MAP
     ' FS='\t' "$2" FS=' ' "$1"
 }
 
-# The banned names among the tokens the compiler gets from the task regions: the rebuilt file run
-# through the C preprocessor as the simulator build runs it (its #includes and flags, so a macro
-# of a system header such as glibc's __CONCAT expands as it would), each line of the output put
-# back on its source line by the preprocessor's line markers. A token on a region's body line,
-# macro expansions included, is the region's. Prints "LINE<TAB>reason", LINE the submission's.
-# Run only on a file the lexer passed (no #include, no _Pragma in its regions), with a time limit.
 # The banned names that the simulator's and the harness's own macros expand to (threadIdx is
 # ::cusim_tls.thread_idx, CUDA_CHECK calls wb_cuda_check): allowed where a macro makes them, never
 # spelt (the lexer sees the spelling).
@@ -208,8 +202,14 @@ simulator_macro_names() { # ROOT: the cusim and wb_ names in the #define lines o
   grep -r -h -E '^[ \t]*#[ \t]*define[ \t]' "$1/shared/sim/include" "$1/shared/harness" 2>/dev/null |
     grep -o -E '\b(cusim|wb_)[A-Za-z0-9_]*' | sort -u | tr '\n' ' '
 }
-compiled_names() { # REBUILT MAP LESSON-DIR LANGUAGE(c or c++)
-  local rebuilt=$1 map=$2 dir=$3 language=$4 root=${WB_RULES_ROOT:-$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)}
+# The banned names among the tokens the compiler gets: FILE run through the C preprocessor as the
+# simulator build runs it (its #includes and flags, so a macro of a system header such as glibc's
+# __CONCAT expands as it would), each line of the output put back on its source line by the
+# preprocessor's line markers: a macro's expansion is on the line that uses it. Prints
+# "LINE<TAB>NAME<TAB>reason" for every line of FILE. Run only on a file whose regions the lexer
+# passed (no #include, no _Pragma in them), with a time limit.
+compiled_names() { # FILE LESSON-DIR LANGUAGE(c or c++)
+  local file=$1 dir=$2 language=$3 root=${WB_RULES_ROOT:-$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)}
   local -a cpp
   if [ "$language" = c ]; then
     cpp=("${CC:-cc}" -std=c11 -fopenmp -x c)
@@ -218,27 +218,38 @@ compiled_names() { # REBUILT MAP LESSON-DIR LANGUAGE(c or c++)
   fi
   cpp+=(-E -UNDEBUG -w -iquote "$dir" -I"$root/shared/sim/include" -I"$root/shared/sim/include/unsupported" -I"$dir"
     -I"$root/shared/harness" -isystem "$root/shared/sim/include")
-  timeout 60 "${cpp[@]}" "$rebuilt" 2>/dev/null | WB_REBUILT=$rebuilt awk -v forbidden_names="$WB_FORBIDDEN_NAMES" \
+  timeout 60 "${cpp[@]}" "$file" 2>/dev/null | WB_MAIN=$file awk -v forbidden_names="$WB_FORBIDDEN_NAMES" \
     -v forbidden_prefixes="$WB_FORBIDDEN_PREFIXES" -v forbidden_keywords="$WB_FORBIDDEN_KEYWORDS" \
     -v shadowed_names="${WB_RULES_SHADOWED:-}" -v simulator_names="$(simulator_macro_names "$root")" "$rules_awk_lib"'
-    BEGIN { load_rules(); main = "\"" ENVIRON["WB_REBUILT"] "\""; n = split(simulator_names, l, " "); for (i = 1; i <= n; i++) sim[l[i]] = 1 }
-    FNR == 1 { file++ }
-    file == 1 { if ($1 == "B") orig[$2] = $3; next }
+    BEGIN { load_rules(); main = "\"" ENVIRON["WB_MAIN"] "\""; n = split(simulator_names, l, " "); for (i = 1; i <= n; i++) sim[l[i]] = 1 }
     /^# [0-9]+ "/ { line = $2; ours = ($3 == main); next }
-    ours && (line in orig) {
+    ours {
       text = $0
-      if (text ~ /^[ \t]*#[ \t]*pragma/ && text !~ /^[ \t]*#[ \t]*pragma[ \t]+omp/) print orig[line] "\ta pragma"
+      if (text ~ /^[ \t]*#[ \t]*pragma/ && text !~ /^[ \t]*#[ \t]*pragma[ \t]+omp/) print line "\t_Pragma\ta pragma"
       gsub(/"([^"\\]|\\.)*"/, " ", text); gsub(/\047([^\047\\]|\\.)*\047/, " ", text)
       while (match(text, /[A-Za-z_$][A-Za-z0-9_$]*/)) {
         id = substr(text, RSTART, RLENGTH); text = substr(text, RSTART + RLENGTH)
         if (id in sim) continue # what the simulator macros (threadIdx, __syncthreads) become
         w = why(id)
-        if (w == "" || ((id in shadowed) && text !~ /^[ \t]*\(/) || ((id, orig[line]) in seen)) continue
-        seen[id, orig[line]] = 1
-        print orig[line] "\t" w " (as the compiler sees it)"
+        if (w == "" || ((id in shadowed) && text !~ /^[ \t]*\(/) || ((id, line) in seen)) continue
+        seen[id, line] = 1
+        print line "\t" id "\t" w
       }
     }
-    { line++ }' "$map" -
+    { line++ }'
+}
+# The compiler's view of a rebuilt submission against the shipped exercise's: every banned name on
+# a region's line is refused; on a shipped line, one the shipped line does not have itself (a
+# region's #define changed what the shipped code after it means). "LINE<TAB>reason", LINE the
+# submission's.
+compiled_violations() { # SHIPPED REBUILT MAP LESSON-DIR LANGUAGE
+  awk -F'\t' '
+    FILENAME == ARGV[1] { if ($1 == "B") body[$2] = $3; else if ($1 == "O") { shipped[$2] = $3; sub_line[$2] = $4 } next }
+    FILENAME == ARGV[2] { has[$1, $2] = 1; next }
+    ($1 in body) { print body[$1] "\t" $3 " (as the compiler sees it)"; next }
+    ($1 in shipped) && !((shipped[$1], $2) in has) {
+      print sub_line[$1] "\t" $3 " (in shipped code, through a macro of a task region)"
+    }' "$3" <(compiled_names "$1" "$4" "$5") <(compiled_names "$2" "$4" "$5")
 }
 
 rules_check() { # SHIPPED SUBMITTED NAME: prints violations, returns 1 when there is any
@@ -290,7 +301,7 @@ rules_check() { # SHIPPED SUBMITTED NAME: prints violations, returns 1 when ther
     [ -d "$dir" ] || dir=$(cd "$(dirname "$shipped")" && pwd)
     while IFS=$'\t' read -r line reason; do
       violations+=("$name:$line: $reason")
-    done < <(WB_RULES_ROOT=$root compiled_names "$work/${shipped##*/}" "$work/map" "$dir" "$language")
+    done < <(WB_RULES_ROOT=$root compiled_violations "$shipped" "$work/${shipped##*/}" "$work/map" "$dir" "$language")
   fi
   rm -rf "$work"
   [ ${#violations[@]} -eq 0 ] && return 0
