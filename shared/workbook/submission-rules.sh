@@ -142,8 +142,10 @@ lex_regions() { # REBUILT MAP
         inside = 0; state = "code"; continued = 0; directive = ""; depth = region_depth; paren = region_paren
         next
       }
-      continues = line ~ /\\$/
-      if (continues) line = substr(line, 1, length(line) - 1)
+      # GCC joins a line that ends in \ then spaces or a CR to the next one, as a plain \.
+      continues = line ~ /\\[ \t\f\v\r]*$/
+      if (continues) sub(/\\[ \t\f\v\r]*$/, "", line)
+      else sub(/\r$/, "", line)
       if (inside && line ~ /\?\?[=\/\047()!<>-]/) report("a trigraph (??)")
       n = length(line)
       for (i = 1; i <= n; i++) {

@@ -7,13 +7,15 @@
 #                    alone (`expect-rules-off`)
 #   MODE no-sandbox  the rules off and WORKBOOK_GRADE_SANDBOX=off: what the record, the fresh
 #                    copy per submission and the process groups catch alone (`expect-no-sandbox`)
+#   MODE nvcc        the cheats with a needs-nvcc file (and only those: the other modes skip
+#                    them), graded with the CUDA toolkit (-DWB_CUDA=ON); skipped without nvcc
 # A cheat is a folder NAME/ (the student) holding NN-slug/exercise.* and one-line files with the
 # extended regular expression its grade line must match after "NN " (e.g. "^refused: "); an
 # optional setup.sh makes what git cannot hold (links, absolute paths: $STUDENT, $SUBMISSIONS,
 # $TREE). `expect.pending` marks a cheat not caught yet: it is graded and reported, not counted.
 source "$(dirname "${BASH_SOURCE[0]}")/../workbook/lib.sh"
 shift
-[ $# -gt 0 ] || { echo "usage: $0 SOURCE_ROOT cheats|rules-off|no-sandbox..."; exit 2; }
+[ $# -gt 0 ] || { echo "usage: $0 SOURCE_ROOT cheats|rules-off|no-sandbox|nvcc..."; exit 2; }
 # A short time limit per run: the endless loop costs this much, and an orphan must add no more.
 export WORKBOOK_GRADE_TIMEOUT=6
 corpus=$SOURCE_ROOT/tests/grading/cheats
@@ -74,6 +76,15 @@ mode=$1
 unset WORKBOOK_GRADE_RULES WORKBOOK_GRADE_SANDBOX
 case $mode in
   cheats) expect_name=expect ;;
+  nvcc)
+    # The cheats nvcc must judge (a needs-nvcc file): graded on their own with the CUDA toolkit,
+    # where it is installed (the other modes build for the simulator alone, -DWB_CUDA=OFF).
+    expect_name=expect
+    if ! command -v nvcc >/dev/null; then
+      echo "=== mode nvcc"
+      echo "skip - nvcc is not installed: the cheats that need it (needs-nvcc) are not graded"
+      return 0
+    fi ;;
   rules-off) expect_name='expect-rules-off'; export WORKBOOK_GRADE_RULES=off ;;
   no-sandbox) expect_name='expect-no-sandbox'; export WORKBOOK_GRADE_RULES=off WORKBOOK_GRADE_SANDBOX=off ;;
   *) echo "unknown mode $mode"; exit 2 ;;
@@ -86,7 +97,10 @@ expect=() pending=()
 for dir in "$corpus"/*/; do
   dir=${dir%/}
   name=${dir##*/}
-  if [ -f "$dir/$expect_name" ]; then
+  # needs-nvcc cheats in mode nvcc only, and only those there.
+  if [ -f "$dir/needs-nvcc" ] && [ "$mode" != nvcc ] || [ ! -f "$dir/needs-nvcc" ] && [ "$mode" = nvcc ]; then
+    continue
+  elif [ -f "$dir/$expect_name" ]; then
     expect[$name]=$(head -n 1 "$dir/$expect_name")
   elif [ "$mode" = cheats ] && [ -f "$dir/expect.pending" ]; then
     pending[$name]=$(head -n 1 "$dir/expect.pending")
@@ -110,7 +124,11 @@ fi
 rm -f "$setsid_marker"
 
 started=$(date +%s)
-wb "$tree" "$out" grade "$subs" --lessons "$lessons" --output "$results" "${sandbox_choice[@]}"
+if [ "$mode" = nvcc ]; then
+  WORKBOOK_CMAKE_ARGS="${WORKBOOK_CMAKE_ARGS:-} -DWB_CUDA=ON" wb "$tree" "$out" grade "$subs" --lessons "$lessons" --output "$results" "${sandbox_choice[@]}"
+else
+  wb "$tree" "$out" grade "$subs" --lessons "$lessons" --output "$results" "${sandbox_choice[@]}"
+fi
 status=$?
 # Exit 4: a student's entry was skipped (the names case skips two, on purpose).
 if [ -n "${expect[names]:-}" ]; then check "grade: exit 4 (names skipped)" status_is $status 4
@@ -125,15 +143,13 @@ line_of() { # STUDENT: the verdict after "NN " on its grade line for its lesson
   sed -n "s/^  $1 \{1,\}$(cheat_lesson "$1") //p" "$out" | head -n 1
 }
 runs() { [ -n "${expect[$1]:-}" ] && [[ ${expect[$1]} != "^refused"* ]]; } # STUDENT: graded and run
-# A cheat with a needs-nvcc file is judged by nvcc, the compiler of record: where the grading
-# build has no nvcc check of its lesson (no CUDA toolkit), it is skipped, saying so.
-for name in "${!expect[@]}"; do
-  [ -f "$corpus/$name/needs-nvcc" ] || continue
-  if ! grep -q -F "$(cd "$subs/$name" && ls -d [0-9][0-9]-* | head -n 1).exercise.nvcc" "$results"/work/build/lessons/*/CTestTestfile.cmake 2>/dev/null; then
-    echo "skip - $name: no nvcc check in the grading build (no CUDA toolkit found)"
-    unset "expect[$name]"
-  fi
-done
+# In mode nvcc the grading build must have nvcc's check of each lesson graded (else the mode proves
+# nothing): the toolkit was found.
+if [ "$mode" = nvcc ]; then
+  for name in "${!expect[@]}"; do
+    check "nvcc: the grading build checks $name's lesson with nvcc" grep -q -F "$(cd "$subs/$name" && ls -d [0-9][0-9]-* | head -n 1).exercise.nvcc" "$results"/work/build/lessons/*/CTestTestfile.cmake
+  done
+fi
 for name in "${!expect[@]}"; do
   got=$(line_of "$name")
   if grep -q -E -- "${expect[$name]}" <<<"$got"; then

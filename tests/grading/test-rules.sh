@@ -68,4 +68,8 @@ sed 's/$/\r/' "$l03" >"$SCRATCH/crlf.cu"
 check "CRLF line ends are refused at the first marker" refused "$l03" "$SCRATCH/crlf.cu" ':17: task markers: .*carriage return'
 check "the skeleton guard uses the reader: a CR on a solution marker fails" \
   bash -c '! bash "$1" "$2" "$3" >/dev/null' _ "$SOURCE_ROOT/shared/cmake/skeleton-guard.sh" "$l03" "$SCRATCH/crlf.cu"
+# A \ then a space or CR at a line's end is a continuation to GCC: the lexer sees it too.
+line=$(grep -n -- '---- task 2' "$l03" | cut -d: -f1)
+{ head -n "$line" "$l03"; printf '  int x = 0; // note \\ \r\n'; tail -n +"$((line + 1))" "$l03"; } >"$SCRATCH/continued.cu"
+check "a \\ then a space and a CR continues the line: refused" refused "$l03" "$SCRATCH/continued.cu" 'a line continuation'
 finish
