@@ -8,23 +8,27 @@
 #     ... (the exercise has TODO lines and a placeholder, the solution the answer)
 #     // ---- end of task N ---------------------------------------------
 #
-# (`/* ---- task N ... */` works too). Both files must have the same tasks in the same order,
+# (exactly so: `//`, four dashes, one space each). Both files must have the same tasks in the same order,
 # every exercise region must contain a TODO, and no TODO may stand outside a region.
 set -u
+# The marker lines of a trusted file (a shipped exercise, a reference solution), the one definition
+# every reader uses (awk regular expressions; give them with -v).
+WB_TASK_START_RE='^[ \t]*// ---- task [0-9]+([: ].*)?$'
+WB_TASK_END_RE='^[ \t]*// ---- end of task [0-9]+( .*)?$'
 # Print the file with each region's body replaced by one line naming the task; report marker
 # errors (unbalanced, nested) on stderr with the line number. With a third argument, "numbered",
 # each printed line starts with its line number and a tab.
 skeleton() {
-  awk -v file="$1" -v want_todo="$2" -v numbered="${3:-}" '
+  awk -v file="$1" -v want_todo="$2" -v numbered="${3:-}" -v start_re="$WB_TASK_START_RE" -v end_re="$WB_TASK_END_RE" '
     function fail(msg) { printf "skeleton: %s:%d: %s\n", file, NR, msg > "/dev/stderr"; bad = 1 }
-    /^[ \t]*(\/\/|\/\*) ---- end of task [0-9]+/ {
+    $0 ~ end_re {
       match($0, /end of task [0-9]+/); n = substr($0, RSTART + 12, RLENGTH - 12)
       if (!inside) fail("end of task " n " without its start")
       else if (n != task) fail("end of task " n " closes task " task)
       else if (want_todo && !todo) fail("task " n " has no TODO line")
       inside = 0; print (numbered ? NR "\t" : "") "<task " n ">"; next
     }
-    /^[ \t]*(\/\/|\/\*) ---- task [0-9]+/ {
+    $0 ~ start_re {
       match($0, /task [0-9]+/); n = substr($0, RSTART + 5, RLENGTH - 5)
       if (inside) fail("task " n " starts inside task " task)
       inside = 1; task = n; todo = 0; tasks++; next
@@ -60,7 +64,7 @@ skeleton() {
 # Status 1 (and nothing but the errors printed) when FILE's markers are wrong. The file's name
 # goes by the environment: awk -v would expand backslashes in it.
 regions_read() { # SHIPPED FILE MODE [TASK]
-  WB_REGIONS_SHIPPED=$1 awk -v mode="$3" -v want="${4:-}" '
+  WB_REGIONS_SHIPPED=$1 awk -v mode="$3" -v want="${4:-}" -v start_re="$WB_TASK_START_RE" -v end_re="$WB_TASK_END_RE" '
     # Loosely: two dashes, then "task" and a number (any case, any spacing) later on the line.
     function looks_like_marker(s) { return s ~ /-[ \t]*-.*[Tt][ \t]*[Aa][ \t]*[Ss][ \t]*[Kk][ \t]*[0-9]/ }
     # Only the first problem: the ones after it follow from it.
@@ -69,9 +73,9 @@ regions_read() { # SHIPPED FILE MODE [TASK]
       shipped = ENVIRON["WB_REGIONS_SHIPPED"]
       while ((getline line < shipped) > 0) {
         lines++; text[lines] = line
-        if (line ~ /^[ \t]*\/\/ ---- end of task [0-9]+ / || line ~ /^[ \t]*\/\/ ---- end of task [0-9]+$/) {
+        if (line ~ end_re) {
           match(line, /end of task [0-9]+/); markers++; mline[markers] = line; mkind[markers] = "E"; mtask[markers] = substr(line, RSTART + 12, RLENGTH - 12); mat[markers] = lines
-        } else if (line ~ /^[ \t]*\/\/ ---- task [0-9]+[: ]/ || line ~ /^[ \t]*\/\/ ---- task [0-9]+$/) {
+        } else if (line ~ start_re) {
           match(line, /task [0-9]+/); markers++; mline[markers] = line; mkind[markers] = "S"; mtask[markers] = substr(line, RSTART + 5, RLENGTH - 5); mat[markers] = lines
         }
       }

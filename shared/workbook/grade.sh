@@ -243,12 +243,12 @@ load_grading() { # LESSON-FILE-ROOT GRADING-FILE LESSON...: fill GRADE_POINTS an
 }
 
 # --- Tasks: their titles and regions ---------------------------------------------------------------
-task_titles() { # EXERCISE-FILE -> "N<TAB>title" per task
-  sed -n -E 's@^[[:space:]]*(//|/\*) ---- task ([0-9]+):? *(.*)$@\2\t\3@p' "$1" |
-    sed -E 's/[[:space:]]*-*[[:space:]]*(\*\/)?[[:space:]]*$//'
-}
 # shellcheck source=../cmake/skeleton-guard.sh
 source "${BASH_SOURCE[0]%/*}/../cmake/skeleton-guard.sh"
+task_titles() { # EXERCISE-FILE -> "N<TAB>title" per task (the shipped marker lines: WB_TASK_START_RE)
+  awk -v start_re="$WB_TASK_START_RE" '$0 ~ start_re' "$1" | sed -n -E 's@^[[:space:]]*// ---- task ([0-9]+):? *(.*)$@\1\t\2@p' |
+    sed -E 's/[[:space:]]*-*[[:space:]]*(\*\/)?[[:space:]]*$//'
+}
 # The regions of a submission, found by the one reader (regions_read, shared/cmake/skeleton-guard.sh:
 # the shipped exercise's marker lines, byte for byte), the one the submission rules use too.
 task_region() { # SHIPPED FILE TASK: the lines of that task's region in FILE (markers excluded)
