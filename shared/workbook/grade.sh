@@ -454,7 +454,11 @@ grade_credit() { # STUDENT NN-slug FILE VERDICT BACKEND LOG RECORD
   local student=$1 lesson=$2 file=$3 verdict=$4 backend=$5 log=$6 record=$7
   local name shipped solution task title points mine task_verdict note nvcc_rejected=${GRADE_NVCC_REJECTED:-}
   # A lesson nvcc rejects (where nvcc is installed: grade_nvcc_rejects) earns no task credit: on a
-  # GPU nothing of it would run, so no task is judged alone on the simulator.
+  # GPU nothing of it would run, so no task is judged alone on the simulator. So does one the
+  # simulator rejects for a rule of nvcc's (its rewriter says "(nvcc rejects this too)"), where
+  # nvcc is not installed. (Text of the student's in that log can only cost the student.)
+  [ "$verdict" = compile-error ] && grep -q -F '(nvcc rejects this too)' "$STATE/logs/$lesson.build.log" 2>/dev/null &&
+    nvcc_rejected=yes
   [ "$verdict" = compile-error ] || nvcc_rejected=''
   GRADE_NVCC_REJECTED=''
   name=$(basename "$(exercise_file "$lesson")")
@@ -471,7 +475,7 @@ grade_credit() { # STUDENT NN-slug FILE VERDICT BACKEND LOG RECORD
       *)
         mine=$(task_region "$shipped" "$file" "$task")
         if [ "$nvcc_rejected" = yes ]; then
-          task_verdict=fail note="nvcc, the compiler of record, rejects the lesson: no task earns credit"
+          task_verdict=fail note="nvcc (the compiler of record) rejects the lesson: no task earns credit"
         elif [ "$mine" = "$(task_region "$shipped" "$shipped" "$task")" ]; then
           task_verdict=fail note="left as shipped"
         elif [ -z "$solution" ]; then

@@ -7,8 +7,8 @@
 #                    alone (`expect-rules-off`)
 #   MODE no-sandbox  the rules off and WORKBOOK_GRADE_SANDBOX=off: what the record, the fresh
 #                    copy per submission and the process groups catch alone (`expect-no-sandbox`)
-#   MODE nvcc        the cheats with a needs-nvcc file (and only those: the other modes skip
-#                    them), graded with the CUDA toolkit (-DWB_CUDA=ON); skipped without nvcc
+#   MODE nvcc        the cheats with an `expect-nvcc` file, graded with the CUDA toolkit
+#                    (-DWB_CUDA=ON), nvcc being the compiler of record; skipped without nvcc
 # A cheat is a folder NAME/ (the student) holding NN-slug/exercise.* and one-line files with the
 # extended regular expression its grade line must match after "NN " (e.g. "^refused: "); an
 # optional setup.sh makes what git cannot hold (links, absolute paths: $STUDENT, $SUBMISSIONS,
@@ -77,12 +77,12 @@ unset WORKBOOK_GRADE_RULES WORKBOOK_GRADE_SANDBOX
 case $mode in
   cheats) expect_name=expect ;;
   nvcc)
-    # The cheats nvcc must judge (a needs-nvcc file): graded on their own with the CUDA toolkit,
-    # where it is installed (the other modes build for the simulator alone, -DWB_CUDA=OFF).
-    expect_name=expect
+    # The cheats nvcc must judge (an expect-nvcc file): graded again with the CUDA toolkit, where
+    # it is installed (the other modes build for the simulator alone, -DWB_CUDA=OFF in CI).
+    expect_name=expect-nvcc
     if ! command -v nvcc >/dev/null; then
       echo "=== mode nvcc"
-      echo "skip - nvcc is not installed: the cheats that need it (needs-nvcc) are not graded"
+      echo "skip - nvcc is not installed: the cheats with an expect-nvcc file are not graded with it"
       return 0
     fi ;;
   rules-off) expect_name='expect-rules-off'; export WORKBOOK_GRADE_RULES=off ;;
@@ -97,10 +97,7 @@ expect=() pending=()
 for dir in "$corpus"/*/; do
   dir=${dir%/}
   name=${dir##*/}
-  # needs-nvcc cheats in mode nvcc only, and only those there.
-  if [ -f "$dir/needs-nvcc" ] && [ "$mode" != nvcc ] || [ ! -f "$dir/needs-nvcc" ] && [ "$mode" = nvcc ]; then
-    continue
-  elif [ -f "$dir/$expect_name" ]; then
+  if [ -f "$dir/$expect_name" ]; then
     expect[$name]=$(head -n 1 "$dir/$expect_name")
   elif [ "$mode" = cheats ] && [ -f "$dir/expect.pending" ]; then
     pending[$name]=$(head -n 1 "$dir/expect.pending")
@@ -206,7 +203,7 @@ if [ -n "${expect[kernel-calls-rand]:-}" ]; then
   check "kernel-calls-rand: grades.csv says compile-error with 0 points" grep -q -E '^kernel-calls-rand,(.*,)?compile-error,0,0,0,0([^0-9]|$)' "$results/grades.csv"
   check "kernel-calls-rand: junit.xml fails it" bash -c 'tr "\n" " " <"$1" | grep -q -E "<testcase classname=\"kernel-calls-rand\" name=\"04-doubling-large-arrays\"[^>]*>[^<]*<failure type=\"compile-error\""' _ "$results/junit.xml"
   if command -v jq >/dev/null; then
-    check "kernel-calls-rand: results.json gives 0 points" bash -c 'jq -e "[.. | objects | select(has(\"score\")) | .score] | add == 0" "$1" >/dev/null' _ "$results/kernel-calls-rand/results.json"
+    check "kernel-calls-rand: results.json gives 0 points" bash -c 'jq -e ".score == 0" "$1" >/dev/null' _ "$results/kernel-calls-rand/results.json"
   fi
 fi
 if [ -n "${expect[wrong-answer]:-}" ]; then
