@@ -220,11 +220,15 @@ compiled_names() { # FILE LESSON-DIR LANGUAGE(c or c++)
   fi
   cpp+=(-E -UNDEBUG -w -iquote "$dir" -I"$root/shared/sim/include" -I"$root/shared/sim/include/unsupported" -I"$dir"
     -I"$root/shared/harness" -isystem "$root/shared/sim/include")
-  timeout 60 "${cpp[@]}" "$file" 2>/dev/null | WB_MAIN=$file awk -v forbidden_names="$WB_FORBIDDEN_NAMES" \
+  # At most 60 s and 4 GiB (a region's macros can multiply tokens); a preprocessor that fails or
+  # is stopped gives a last line "FAILED", and the file is refused (never passed unread).
+  { (ulimit -v 4194304 2>/dev/null; timeout 60 "${cpp[@]}" "$file" 2>/dev/null) || echo "# 0 \"FAILED\""; } | WB_MAIN=$file awk -v forbidden_names="$WB_FORBIDDEN_NAMES" \
     -v forbidden_prefixes="$WB_FORBIDDEN_PREFIXES" -v forbidden_keywords="$WB_FORBIDDEN_KEYWORDS" \
     -v shadowed_names="${WB_RULES_SHADOWED:-}" -v simulator_names="$(simulator_macro_names "$root")" "$rules_awk_lib"'
     BEGIN { load_rules(); main = "\"" ENVIRON["WB_MAIN"] "\""; n = split(simulator_names, l, " "); for (i = 1; i <= n; i++) sim[l[i]] = 1 }
+    /^# 0 "FAILED"$/ { print "0\t-\tthe C preprocessor could not read the file (it failed, or ran past 60 s or 4 GiB)"; next }
     /^# [0-9]+ "/ { line = $2; ours = ($3 == main); next }
+    ours && length($0) > 20000 { print line "\t-\ta line the preprocessor made " length($0) " characters long (a macro that multiplies tokens)"; line++; next }
     ours {
       text = $0
       if (text ~ /^[ \t]*#[ \t]*pragma/ && text !~ /^[ \t]*#[ \t]*pragma[ \t]+omp/) print line "\t_Pragma\ta pragma"
@@ -247,7 +251,8 @@ compiled_names() { # FILE LESSON-DIR LANGUAGE(c or c++)
 compiled_violations() { # SHIPPED REBUILT MAP LESSON-DIR LANGUAGE
   awk -F'\t' '
     FILENAME == ARGV[1] { if ($1 == "B") body[$2] = $3; else if ($1 == "O") { shipped[$2] = $3; sub_line[$2] = $4 } next }
-    FILENAME == ARGV[2] { has[$1, $2] = 1; next }
+    FILENAME == ARGV[2] { if ($1 == 0) print "0\tthe shipped exercise: " $3 " (the grader\047s problem)"; else has[$1, $2] = 1; next }
+    $1 == 0 { print "0\t" $3; next }
     ($1 in body) { print body[$1] "\t" $3 " (as the compiler sees it)"; next }
     ($1 in shipped) && !((shipped[$1], $2) in has) {
       print sub_line[$1] "\t" $3 " (in shipped code, through a macro of a task region)"

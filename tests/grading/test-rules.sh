@@ -72,4 +72,9 @@ check "the skeleton guard uses the reader: a CR on a solution marker fails" \
 line=$(grep -n -- '---- task 2' "$l03" | cut -d: -f1)
 { head -n "$line" "$l03"; printf '  int x = 0; // note \\ \r\n'; tail -n +"$((line + 1))" "$l03"; } >"$SCRATCH/continued.cu"
 check "a \\ then a space and a CR continues the line: refused" refused "$l03" "$SCRATCH/continued.cu" 'a line continuation'
+# A region's macros that multiply tokens: refused, not read for minutes (a line cap, a time limit).
+line=$(grep -n -- '---- task 2' "$l03" | cut -d: -f1)
+{ head -n "$line" "$l03"; echo '#define A0 x x'; for i in $(seq 1 18); do echo "#define A$i A$((i - 1)) A$((i - 1))"; done
+  echo '  int A18;'; tail -n +"$((line + 1))" "$l03"; } >"$SCRATCH/bomb.cu"
+check "a macro bomb in a region is refused" refused "$l03" "$SCRATCH/bomb.cu" 'characters long'
 finish
