@@ -3,8 +3,8 @@
 # (no grading build). No false alarm: every lesson's reference solution passes against its shipped
 # exercise, and so does the exercise itself, a solution using the harness's and the simulator's
 # macros in a region, and lesson 15's `signal` array. Every cheat of the corpus whose expected
-# verdict is a refusal (and that needs no setup.sh) is refused here too, with the reason its expect
-# file names. The one reader of task regions (regions_read) rebuilds each solution from the
+# verdict is a refusal (its setup.sh run first, where it has one) is refused here too, with the
+# reason its expect file names. The one reader of task regions (regions_read) rebuilds each solution from the
 # exercise unchanged, and splices one task of a donor into the reference.
 source "$(dirname "${BASH_SOURCE[0]}")/../workbook/lib.sh"
 rules=$SOURCE_ROOT/shared/workbook/submission-rules.sh
@@ -46,11 +46,18 @@ check "lesson 15: signal() spelt with __CONCAT is refused" refused "$l15" "$SCRA
 for dir in "$SOURCE_ROOT"/tests/grading/cheats/*/; do
   name=${dir%/}
   name=${name##*/}
-  [ -f "$dir/expect" ] && [ ! -f "$dir/setup.sh" ] || continue
+  [ -f "$dir/expect" ] || continue
   want=$(head -n 1 "$dir/expect")
   [[ $want == "^refused"* ]] || continue
-  file=$(ls "$dir"/[0-9][0-9]-*/exercise.c* 2>/dev/null | head -n 1)
-  [ -n "$file" ] || continue
+  student=$SCRATCH/cheats/$name
+  mkdir -p "$student"
+  cp -r "$dir"/[0-9][0-9]-* "$student/" 2>/dev/null
+  if [ -f "$dir/setup.sh" ]; then
+    STUDENT=$student SUBMISSIONS=$SCRATCH/cheats TREE=$SOURCE_ROOT bash "$dir/setup.sh" || continue
+  fi
+  file=$(ls "$student"/[0-9][0-9]-*/exercise.c* 2>/dev/null | head -n 1)
+  # A link is refused by grade before the rules (screen_submission), not by them.
+  [ -n "$file" ] && [ ! -L "$file" ] || continue
   lesson=${file%/*}
   lesson=${lesson##*/}
   shipped=$(ls "$SOURCE_ROOT/lessons/$lesson"/exercise.c* | head -n 1)
