@@ -8,13 +8,14 @@
 #     ... (the exercise has TODO lines and a placeholder, the solution the answer)
 #     // ---- end of task N ---------------------------------------------
 #
-# (exactly so: `//`, four dashes, one space each). Both files must have the same tasks in the same order,
+# (`/* ---- task N ... */` works too; a submission's markers must be the shipped lines, byte for
+# byte: regions_read below). Both files must have the same tasks in the same order,
 # every exercise region must contain a TODO, and no TODO may stand outside a region.
 set -u
 # The marker lines of a trusted file (a shipped exercise, a reference solution), the one definition
 # every reader uses (awk regular expressions; give them with -v).
-WB_TASK_START_RE='^[ \t]*// ---- task [0-9]+([: ].*)?$'
-WB_TASK_END_RE='^[ \t]*// ---- end of task [0-9]+( .*)?$'
+WB_TASK_START_RE='^[ \t]*(//|/[*]) ---- task [0-9]+([: ].*)?$'
+WB_TASK_END_RE='^[ \t]*(//|/[*]) ---- end of task [0-9]+( .*)?$'
 # Print the file with each region's body replaced by one line naming the task; report marker
 # errors (unbalanced, nested) on stderr with the line number. With a third argument, "numbered",
 # each printed line starts with its line number and a tab.

@@ -246,7 +246,7 @@ load_grading() { # LESSON-FILE-ROOT GRADING-FILE LESSON...: fill GRADE_POINTS an
 # shellcheck source=../cmake/skeleton-guard.sh
 source "${BASH_SOURCE[0]%/*}/../cmake/skeleton-guard.sh"
 task_titles() { # EXERCISE-FILE -> "N<TAB>title" per task (the shipped marker lines: WB_TASK_START_RE)
-  awk -v start_re="$WB_TASK_START_RE" '$0 ~ start_re' "$1" | sed -n -E 's@^[[:space:]]*// ---- task ([0-9]+):? *(.*)$@\1\t\2@p' |
+  awk -v start_re="$WB_TASK_START_RE" '$0 ~ start_re' "$1" | sed -n -E 's@^[[:space:]]*(//|/\*) ---- task ([0-9]+):? *(.*)$@\2\t\3@p' |
     sed -E 's/[[:space:]]*-*[[:space:]]*(\*\/)?[[:space:]]*$//'
 }
 # The regions of a submission, found by the one reader (regions_read, shared/cmake/skeleton-guard.sh:
