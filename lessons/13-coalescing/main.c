@@ -279,6 +279,7 @@ static int check_profile(const wb_args *args, char *reason) {
 int main(int argc, char **argv) {
   wb_args args;
   wb_parse_args(argc, argv, &program, &args);
+  args.n = wb_seeded_n(&program, &args); /* --seed S: a size of its own (a grade uses one) */
   int side = (int)args.n, n = side * side;
   /* The non-square matrix: (side/2 + 1) x (side + 5); for the usual sizes neither side is a
    * multiple of TILE. */

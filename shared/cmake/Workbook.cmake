@@ -79,7 +79,7 @@ function(workbook_keep_asserts target)
 endfunction()
 
 # workbook_lesson([TEST_ARGS "--n 1" "--n 2" ...] [RACE_MAX_N N] [LIBRARIES ...] [CUDA_LIBRARIES ...]
-#                 [OPENMP])
+#                 [OPENMP] [DATA_FROM_N])
 #
 # Builds the lesson in the current folder (lessons/NN-slug) for every backend:
 #   NN-slug.exercise.sim / .cuda   from exercise.cu  (or .cpu from exercise.c for CPU lessons)
@@ -89,10 +89,14 @@ endfunction()
 # solution and runs the guards (exercise-is-open, skeleton).
 # RACE_MAX_N: the largest --n its checks run under ThreadSanitizer, where the default (5000, in
 # run-lesson.sh) is too slow for the lesson (a --n that is a matrix side: n x n CUDA threads).
+# DATA_FROM_N: the lesson's input data is a function of n alone (i * i, arange, the numbers
+# below n), so --seed changes its size and nothing else (NN-slug.seeded-inputs checks the data
+# too unless it is given; the lesson's CMakeLists.txt says why).
 # CUDA_LIBRARIES are linked into the nvcc-built programs only (the toolkit's libraries, such as
 # CUDA::nvrtc and CUDA::cublas; the simulator builds its own counterparts into libcusim).
 function(workbook_lesson)
-  cmake_parse_arguments(PARSE_ARGV 0 L "OPENMP" "RACE_MAX_N" "TEST_ARGS;LIBRARIES;CUDA_LIBRARIES")
+  cmake_parse_arguments(PARSE_ARGV 0 L "OPENMP;DATA_FROM_N" "RACE_MAX_N"
+                        "TEST_ARGS;LIBRARIES;CUDA_LIBRARIES")
   if(L_UNPARSED_ARGUMENTS)
     message(FATAL_ERROR "workbook_lesson: unknown arguments ${L_UNPARSED_ARGUMENTS}")
   endif()
@@ -230,6 +234,26 @@ function(workbook_lesson)
       add_test(NAME ${lesson}.skeleton
                COMMAND bash "${WB_SHARED_DIR}/cmake/skeleton-guard.sh" "${exercise_file}" "${solution_file}")
       set_tests_properties(${lesson}.skeleton PROPERTIES LABELS "guard;lesson${number}")
+      # A grade's seeded run ("--n 1000 --seed S") checks a size and data of its own, which no
+      # table of the shipped answers knows: tests/harness/seeded-inputs.sh runs the solution with
+      # two seeds at that size. Not under a sanitizer (the plain build proves it).
+      if(NOT WB_SANITIZE)
+        set(seeded_data seeded)
+        if(L_DATA_FROM_N)
+          set(seeded_data from-n)
+        endif()
+        add_test(NAME ${lesson}.seeded-inputs
+                 COMMAND bash "${PROJECT_SOURCE_DIR}/tests/harness/seeded-inputs.sh"
+                         ${WB_TEST_TIMEOUT} ${seeded_data}
+                         $<TARGET_FILE:${lesson}.solution.${guard_backend}> ${L_TEST_ARGS})
+        set_tests_properties(${lesson}.seeded-inputs PROPERTIES
+          LABELS "guard;seed;${guard_backend};lesson${number}" SKIP_RETURN_CODE 77
+          TIMEOUT ${WB_RUN_CTEST_TIMEOUT})
+        if(WB_RUN_ENVIRONMENT)
+          set_property(TEST ${lesson}.seeded-inputs APPEND PROPERTY ENVIRONMENT
+                       "${WB_RUN_ENVIRONMENT}")
+        endif()
+      endif()
       workbook_mutants(${lesson} ${number} ${guard_backend} "${solution_file}" "${host_sources}"
                        "${L_LIBRARIES}" "${L_OPENMP}" "${L_TEST_ARGS}")
     endif()
