@@ -266,6 +266,7 @@ endfunction()
 #   # expect: REGEX        (extended regular expression the failing run's output must contain)
 #   # args: --n 1000       (argument sets, separated by ';'; default the lesson's TEST_ARGS)
 #   # env: NAME=VALUE      (environment for the run, separated by ';')
+#   # passes: shipped      (a cheat: it must PASS the lesson's TEST_ARGS too, test NAME.shipped)
 # Test names: NN-slug.mutant.NAME, labels mutant and lessonNN.
 function(workbook_mutants lesson number backend solution_file host_sources libraries openmp test_args)
   file(GLOB mutant_scripts "${PROJECT_SOURCE_DIR}/tests/mutants/${lesson}/*.sed")
@@ -276,6 +277,8 @@ function(workbook_mutants lesson number backend solution_file host_sources libra
     file(STRINGS "${script}" expect REGEX "^# expect: ")
     file(STRINGS "${script}" args REGEX "^# args: ")
     file(STRINGS "${script}" environment REGEX "^# env: ")
+    file(STRINGS "${script}" passes REGEX "^# passes: ")
+    string(REGEX REPLACE "^# passes: " "" passes "${passes}")
     if(NOT expect)
       message(FATAL_ERROR "${script}: no '# expect: REGEX' line")
     endif()
@@ -322,6 +325,22 @@ function(workbook_mutants lesson number backend solution_file host_sources libra
     endif()
     if(environment)
       set_property(TEST ${target} APPEND PROPERTY ENVIRONMENT "${environment}")
+    endif()
+    # "# passes: shipped": a cheat that knows the shipped answers (a table of them) passes every
+    # shipped size, so its `# args:` (a --seed run) is what catches it: NN-slug.mutant.NAME.shipped
+    # proves the first half, the mutant test the second.
+    if(passes STREQUAL "shipped")
+      add_test(NAME ${target}.shipped
+               COMMAND bash "${WB_SHARED_DIR}/cmake/run-lesson.sh" check ${WB_TEST_TIMEOUT}
+                       $<TARGET_FILE:${target}> ${test_args})
+      set_tests_properties(${target}.shipped PROPERTIES
+        LABELS "mutant;${backend};lesson${number}" SKIP_RETURN_CODE 77
+        TIMEOUT ${WB_RUN_CTEST_TIMEOUT})
+      if(WB_RUN_ENVIRONMENT)
+        set_property(TEST ${target}.shipped APPEND PROPERTY ENVIRONMENT "${WB_RUN_ENVIRONMENT}")
+      endif()
+    elseif(passes)
+      message(FATAL_ERROR "${script}: '# passes:' takes 'shipped', not '${passes}'")
     endif()
   endforeach()
 endfunction()

@@ -40,7 +40,7 @@ for seed in 4242 917; do
   [ "$status" -eq 77 ] && { echo "SKIP: $name has no device"; exit 77; }
   if [ "$status" -ne 0 ] || ! tail -n 1 "$scratch/out" | grep -q '^PASS$'; then
     tail -n 5 "$scratch/out"
-    echo "FAIL: $name $argset --seed $seed did not pass (exit $status): a correct answer must"
+    echo "FAIL: $name $argset --seed $seed did not pass (exit $status): a solution passes every seed"
     exit 1
   fi
   line=$(tail -n 1 "$scratch/digest")
