@@ -667,6 +667,52 @@ void checker_flush_worker() {
   }
 }
 
+// ---- the exit status (issue 27) -----------------------------------------------------------------
+// A program from outside the workbook often ignores a kernel's error and exits 0; a user would then
+// take a run the checker stopped for a pass. As compute-sanitizer's --error-exitcode does, a
+// process in which the checker stopped a kernel and that exits 0 exits with CUSIM_ERROR_EXITCODE
+// (default 1; 0 keeps the program's own status) and one line saying why. The workbook's harness
+// gives its own verdict (cusim_exit_status_is_the_verdict) and is left alone.
+namespace {
+std::atomic<unsigned> stops{0};
+char first_stop[160]; // the first stop's "data race at FILE:LINE" (written by the first only)
+std::atomic<bool> own_verdict{false};
+
+void exit_status_hook(int status, void *) {
+  unsigned n = stops.load();
+  if (status != 0 || n == 0 || own_verdict.load()) return;
+  int code = 1;
+  if (const char *e = std::getenv("CUSIM_ERROR_EXITCODE")) {
+    char *end = nullptr;
+    long v = std::strtol(e, &end, 10);
+    if (end != e && *end == 0 && v >= 0 && v <= 255) code = (int)v;
+  }
+  if (code == 0) return;
+  std::fflush(nullptr);
+  std::fprintf(stderr,
+               "cusim: error: the memory checker stopped %u kernel%s (the first: %s) and the "
+               "program exited 0: exit status %d instead (CUSIM_ERROR_EXITCODE=0 keeps 0; "
+               "CUSIM_MEMCHECK=0 runs without the checker and says what goes unreported)\n",
+               n, n == 1 ? "" : "s", first_stop, code);
+  std::fflush(stderr);
+  _exit(code);
+}
+} // namespace
+
+void checker_stopped(const char *message) {
+  if (stops.fetch_add(1) != 0) return;
+  size_t k = 0; // up to the first ": " (the kind of error and its line)
+  while (message[k] && !(message[k] == ':' && message[k + 1] == ' ') && k + 1 < sizeof first_stop)
+    ++k;
+  std::memcpy(first_stop, message, k);
+  first_stop[k] = 0;
+}
+
+void checker_register_exit_hook() {
+  static std::once_flag once;
+  std::call_once(once, [] { on_exit(exit_status_hook, nullptr); });
+}
+
 } // namespace rt
 } // namespace cusim
 
@@ -678,6 +724,10 @@ using cusim::rt::check_range;
 extern "C" {
 void __tsan_init() {
   cusim::rt::requested = true;
+  cusim::rt::checker_register_exit_hook();
+}
+void cusim_exit_status_is_the_verdict(void) {
+  cusim::rt::own_verdict.store(true);
 }
 void __tsan_func_entry(void *) {}
 void __tsan_func_exit() {}
@@ -813,6 +863,8 @@ CUSIM_ATOMICS(64, unsigned long long)
 
 #else // CUSIM_NO_CHECKER: under ThreadSanitizer (the sim-race preset), whose runtime owns __tsan_*
 
+extern "C" void cusim_exit_status_is_the_verdict(void) {}
+
 namespace cusim {
 namespace rt {
 __thread instr_thread itls;
@@ -833,6 +885,7 @@ void checker_launch_begin() {}
 void checker_worker_done() {}
 void checker_block_end() {}
 void checker_flush_worker() {}
+void checker_stopped(const char *) {}
 } // namespace rt
 } // namespace cusim
 
