@@ -1742,6 +1742,72 @@ static void hook_branch(rewriter *r, size_t i) {
   }
 }
 
+/* ---- shifts in device code: the GPU's clamped shl/shr (issue 27, cusim_shift.h) --------- */
+
+/* Tokens i and i+1 are the two touching halves of '<<' or '>>' (c), and no third one touches
+ * them ('<<<' and '>>>' are a launch's). */
+static int shift_pair(const rewriter *r, size_t i, char c) {
+  return token_is_char(r, i, c) && token_is_char(r, i + 1, c) && token_touches_previous(r, i + 1) &&
+         !(token_is_char(r, i + 2, c) && token_touches_previous(r, i + 2)) &&
+         !(i > 0 && token_is_char(r, i - 1, c) && token_touches_previous(r, i));
+}
+
+/* The '>>' at i closes two template argument lists (vector<vector<int>>): walking back through
+ * its expression, two '<' are open. One open '<' is a comparison (i < n >> 1). Where it cannot
+ * tell, it says yes: a shift left alone keeps x86's answer, a template closer rewritten would not
+ * compile. */
+static int closes_templates(const rewriter *r, size_t i) {
+  size_t parens = 0, closed = 0, open = 0;
+  for (size_t k = i; k-- > 0 && i - k < RULE_WALK_LIMIT;) {
+    if (is_statement_boundary(r, k)) break;
+    if (token_is_char(r, k, ')') || token_is_char(r, k, ']')) {
+      parens++;
+    } else if (token_is_char(r, k, '(') || token_is_char(r, k, '[')) {
+      if (parens == 0) break;
+      parens--;
+    } else if (parens > 0) {
+      continue;
+    } else if (token_is(r, k, "&&") || token_is_char(r, k, '|') || token_is_char(r, k, '?') ||
+               token_is_char(r, k, ':') || token_is_char(r, k, '=')) {
+      break;
+    } else if (token_is_char(r, k, '>')) {
+      closed++;
+    } else if (token_is_char(r, k, '<')) {
+      if (closed > 0)
+        closed--;
+      else if (++open >= 2)
+        return 1;
+    }
+  }
+  return 0;
+}
+
+/* An edit already replaces the bytes around `at`, or inserts there (their order would be
+ * unknown): the shift is left alone. */
+static int edit_at(const rewriter *r, size_t at) {
+  for (size_t e = 0; e < r->edit_count; e++)
+    if (r->edits[e].start == at || (r->edits[e].start < at && at < r->edits[e].end)) return 1;
+  return 0;
+}
+
+/* '<<', '>>', '<<=' or '>>=' at token i of device code: a second operator of the same precedence
+ * and associativity is inserted after it, with the site (cusim_shift.h):
+ * a << b  ->  a << ::cusim::dev::shift_site{__FILE__, __LINE__} << b. */
+static void hook_shift(rewriter *r, size_t i) {
+  char c = token_is_char(r, i, '<') ? '<' : '>';
+  if (r->tokens[i].system || !shift_pair(r, i, c) || token_is(r, i - 1, "operator")) return;
+  int compound = token_is_char(r, i + 2, '=') && token_touches_previous(r, i + 2) &&
+                 !(token_is_char(r, i + 3, '=') && token_touches_previous(r, i + 3));
+  if (c == '>' && !compound && closes_templates(r, i)) return;
+  size_t last = compound ? i + 2 : i + 1;
+  size_t at = r->tokens[last].start + r->tokens[last].length;
+  if (edit_at(r, at)) return;
+  r->scratch.size = 0;
+  scratch_text(r, " ::cusim::dev::shift_site{__FILE__, __LINE__} ");
+  scratch_text(r, c == '<' ? (compound ? "<<=" : "<<") : (compound ? ">>=" : ">>"));
+  add_edit(r, last, at, at);
+}
+
 /* Pass 2: the calls, launches and block-level constructs in each function body. */
 static void check_calls(rewriter *r, function_table *table, const unsigned char *body_space) {
   unsigned char *spaces = NULL;
@@ -1767,6 +1833,9 @@ static void check_calls(rewriter *r, function_table *table, const unsigned char 
         !(space & SPACE_CONSTEXPR) &&
         (token_is(r, i, "if") || token_is(r, i, "while") || token_is(r, i, "for")))
       hook_branch(r, i);
+    if (r->marker_count > 0 && (space & (SPACE_DEVICE | SPACE_GLOBAL)) &&
+        !(space & SPACE_CONSTEXPR) && (token_is_char(r, i, '<') || token_is_char(r, i, '>')))
+      hook_shift(r, i);
     int host_only = space == SPACE_HOST;
     int device_only = !(space & SPACE_HOST);
     if (host_only && token_is(r, i, "__shared__")) {

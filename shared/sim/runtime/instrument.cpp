@@ -41,6 +41,7 @@
 #include <cstring>
 #include <dlfcn.h>
 #include <mutex>
+#include <set>
 #include <string>
 #include <unordered_map>
 #include <unordered_set>
@@ -890,3 +891,32 @@ void checker_stopped(const char *) {}
 } // namespace cusim
 
 #endif
+
+// ---- shifts by the width or more (issue 27, cusim_shift.h) --------------------------------------
+// The GPU's answer is given (shl and shr clamp the amount); where the checker is on, the first such
+// shift of each line says once, as a note, that C++ leaves it undefined.
+namespace cusim {
+namespace dev {
+void note_shift(const shift_site &site, bool left, unsigned amount, unsigned width) {
+  if (!rt::checker_on()) return;
+  static std::mutex mu;
+  static std::set<std::pair<const char *, int>> said;
+  {
+    std::lock_guard<std::mutex> lock(mu);
+    if (!said.insert({site.file, site.line}).second || said.size() > 1000) return;
+  }
+  char by[48];
+  if ((int)amount < 0) // PTX takes the amount as unsigned
+    std::snprintf(by, sizeof by, "%d (%u as an unsigned amount)", (int)amount, amount);
+  else
+    std::snprintf(by, sizeof by, "%u", amount);
+  char text[400];
+  std::snprintf(text, sizeof text,
+                "%s:%d: %s by %s on a %u-bit value: C++ leaves a shift by the width or more "
+                "undefined; a GPU's %s gives %s, and so does the simulator (said once per line)",
+                site.file, site.line, left ? "<<" : ">>", by, width, left ? "shl" : "shr",
+                left ? "0" : "0 (-1 for a negative signed value)");
+  rt::print_message("cusim: note: ", text);
+}
+} // namespace dev
+} // namespace cusim
