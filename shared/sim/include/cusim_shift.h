@@ -140,3 +140,43 @@ constexpr decltype(auto) operator>>=(X &&x, shift_amount<B, false> &&n) {
 } // namespace cusim
 
 #endif
+
+/* Explicit conversions of a floating value to an integer type in device code (issue 27):
+   static_cast<T>(x) and (T)(x), with T an integer type, become gpu_cast<T>(site, x). C++ leaves
+   a value out of T's range (and NaN) undefined; nvcc emits cvt.rzi.{s,u}32 (for 8- and 16-bit
+   T, whose result is then truncated) or cvt.rzi.{s,u}64, which the PTX ISA saturates: NaN gives
+   0, a value below the range its least, above it its greatest. Other conversions are static_cast
+   (reinterpret_cast from a pointer, as a C cast is). */
+#ifndef CUSIM_GPU_CAST_DEFINED
+#define CUSIM_GPU_CAST_DEFINED
+#include <limits>
+namespace cusim {
+namespace dev {
+void note_conversion(const shift_site &site, double value, unsigned bits, bool is_signed);
+template <class T, class F> constexpr T gpu_cast(const shift_site &site, F f) {
+  if constexpr (std::is_floating_point<F>::value && std::is_integral<T>::value &&
+                !std::is_same<std::remove_cv_t<T>, bool>::value) {
+    using S = std::remove_cv_t<T>;
+    using W =
+        std::conditional_t<(sizeof(S) < 4),
+                           std::conditional_t<std::is_signed<S>::value, int32_t, uint32_t>, S>;
+    constexpr F lo = (F)std::numeric_limits<W>::min(), hi = (F)std::numeric_limits<W>::max();
+    /* in W's range once truncated (lo - 1 and hi + 1 round to lo and hi where not exact) */
+    bool in_range = f >= lo ? f < hi + 1 : f > lo - 1; /* NaN: neither */
+    if (__builtin_expect(!in_range, 0)) {
+      note_conversion(site, (double)f, 8 * sizeof(W), std::is_signed<W>::value);
+      if (f != f) return S(0);
+      return f < 0 ? S(std::numeric_limits<W>::min()) : S(std::numeric_limits<W>::max());
+    }
+    return S((W)f);
+  } else if constexpr (std::is_pointer<F>::value) {
+    (void)site;
+    return reinterpret_cast<T>(f);
+  } else {
+    (void)site;
+    return static_cast<T>(f);
+  }
+}
+} // namespace dev
+} // namespace cusim
+#endif

@@ -918,5 +918,22 @@ void note_shift(const shift_site &site, bool left, unsigned amount, unsigned wid
                 left ? "0" : "0 (-1 for a negative signed value)");
   rt::print_message("cusim: note: ", text);
 }
+void note_conversion(const shift_site &site, double value, unsigned bits, bool is_signed) {
+  if (!rt::checker_on()) return;
+  static std::mutex mu;
+  static std::set<std::pair<const char *, int>> said;
+  {
+    std::lock_guard<std::mutex> lock(mu);
+    if (!said.insert({site.file, site.line}).second || said.size() > 1000) return;
+  }
+  char text[400];
+  std::snprintf(text, sizeof text,
+                "%s:%d: %g converted to a %u-bit %s integer: C++ leaves a value out of the type's "
+                "range (or NaN) undefined; a GPU's cvt.rzi gives %s, and so does the simulator "
+                "(said once per line)",
+                site.file, site.line, value, bits, is_signed ? "signed" : "unsigned",
+                value != value ? "0 for NaN" : "the nearest value in range");
+  rt::print_message("cusim: note: ", text);
+}
 } // namespace dev
 } // namespace cusim
