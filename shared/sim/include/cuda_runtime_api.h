@@ -172,6 +172,11 @@ void cusim_plant_kernel_failure(void);
    file and line and the call that releases it into hint; returns how many there are. 0 after a
    kernel failed (the sticky error) and with CUSIM_LEAK_CHECK=0. */
 int cusim_task_leaks(char *reason, size_t reason_size, char *hint, size_t hint_size);
+/* The simulator's own, for the workbook's harness (wb_parse_args): the program's exit status is
+   its own verdict. Otherwise a process in which the memory checker stopped a kernel and that
+   exits 0 exits with CUSIM_ERROR_EXITCODE (default 1) and a line saying why, as
+   compute-sanitizer --error-exitcode does. */
+void cusim_exit_status_is_the_verdict(void);
 cudaError_t cudaProfilerStop(void);
 
 #ifdef __cplusplus

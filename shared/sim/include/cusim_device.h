@@ -439,6 +439,7 @@ inline void barrier_note_place(block *b, unsigned t, const char *file, int line)
 }
 } // namespace detail
 } // namespace cusim
+#include "cusim_shift.h" /* shifts as a GPU computes them (issue 27) */
 #if defined(__x86_64__) && !defined(CUSIM_TSAN) && !defined(CUSIM_ASAN)
 #include "cusim_switch.h"
 namespace cusim {

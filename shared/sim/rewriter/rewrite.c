@@ -1742,6 +1742,169 @@ static void hook_branch(rewriter *r, size_t i) {
   }
 }
 
+/* ---- shifts in device code: the GPU's clamped shl/shr (issue 27, cusim_shift.h) --------- */
+
+/* Tokens i and i+1 are the two touching halves of '<<' or '>>' (c), and no third one touches
+ * them ('<<<' and '>>>' are a launch's). */
+static int shift_pair(const rewriter *r, size_t i, char c) {
+  return token_is_char(r, i, c) && token_is_char(r, i + 1, c) && token_touches_previous(r, i + 1) &&
+         !(token_is_char(r, i + 2, c) && token_touches_previous(r, i + 2)) &&
+         !(i > 0 && token_is_char(r, i - 1, c) && token_touches_previous(r, i));
+}
+
+/* The '>>' at i closes two template argument lists (vector<vector<int>>): walking back through
+ * its expression, two '<' are open. One open '<' is a comparison (i < n >> 1). Where it cannot
+ * tell, it says yes: a shift left alone keeps x86's answer, a template closer rewritten would not
+ * compile. */
+static int closes_templates(const rewriter *r, size_t i) {
+  size_t parens = 0, closed = 0, open = 0;
+  for (size_t k = i; k-- > 0 && i - k < RULE_WALK_LIMIT;) {
+    if (is_statement_boundary(r, k)) break;
+    if (token_is_char(r, k, ')') || token_is_char(r, k, ']')) {
+      parens++;
+    } else if (token_is_char(r, k, '(') || token_is_char(r, k, '[')) {
+      if (parens == 0) break;
+      parens--;
+    } else if (parens > 0) {
+      continue;
+    } else if (token_is(r, k, "&&") || token_is_char(r, k, '|') || token_is_char(r, k, '?') ||
+               token_is_char(r, k, ':') || token_is_char(r, k, '=')) {
+      break;
+    } else if (token_is_char(r, k, '>')) {
+      closed++;
+    } else if (token_is_char(r, k, '<')) {
+      if (closed > 0)
+        closed--;
+      else if (++open >= 2)
+        return 1;
+    }
+  }
+  return 0;
+}
+
+/* An edit already replaces the bytes around `at`, or inserts there (their order would be
+ * unknown): the shift is left alone. */
+static int edit_at(const rewriter *r, size_t at) {
+  for (size_t e = 0; e < r->edit_count; e++)
+    if (r->edits[e].start == at || (r->edits[e].start < at && at < r->edits[e].end)) return 1;
+  return 0;
+}
+
+/* '<<', '>>', '<<=' or '>>=' at token i of device code: a second operator of the same precedence
+ * and associativity is inserted after it, with the site (cusim_shift.h):
+ * a << b  ->  a << ::cusim::dev::shift_site{__FILE__, __LINE__} << b. */
+static void hook_shift(rewriter *r, size_t i) {
+  char c = token_is_char(r, i, '<') ? '<' : '>';
+  if (r->tokens[i].system || !shift_pair(r, i, c) || token_is(r, i - 1, "operator")) return;
+  int compound = token_is_char(r, i + 2, '=') && token_touches_previous(r, i + 2) &&
+                 !(token_is_char(r, i + 3, '=') && token_touches_previous(r, i + 3));
+  if (c == '>' && !compound && closes_templates(r, i)) return;
+  size_t last = compound ? i + 2 : i + 1;
+  size_t at = r->tokens[last].start + r->tokens[last].length;
+  if (edit_at(r, at)) return;
+  r->scratch.size = 0;
+  scratch_text(r, " ::cusim::dev::shift_site{__FILE__, __LINE__} ");
+  scratch_text(r, c == '<' ? (compound ? "<<=" : "<<") : (compound ? ">>=" : ">>"));
+  add_edit(r, last, at, at);
+}
+
+/* ---- explicit float-to-integer conversions in device code (issue 27, cusim_shift.h) ------- */
+
+static const char *const integer_words[] = {"unsigned", "signed", "char", "short",
+                                            "int",      "long",   NULL};
+static const char *const integer_typedefs[] = {
+    "size_t",  "ssize_t", "ptrdiff_t", "intptr_t", "uintptr_t", "int8_t",   "int16_t",
+    "int32_t", "int64_t", "uint8_t",   "uint16_t", "uint32_t",  "uint64_t", NULL};
+
+/* Tokens [first, end) spell an integer type: keywords only (unsigned long long), or one of the
+ * usual typedefs, optionally std:: or ::. */
+static int integer_type(const rewriter *r, size_t first, size_t end) {
+  if (first >= end) return 0;
+  if (token_in_list(r, first, integer_typedefs) && end == first + 1) return 1;
+  if (end == first + 2 && token_is(r, first, "::") && token_in_list(r, first + 1, integer_typedefs))
+    return 1;
+  if (end == first + 3 && token_is(r, first, "std") && token_is(r, first + 1, "::") &&
+      token_in_list(r, first + 2, integer_typedefs))
+    return 1;
+  for (size_t k = first; k < end; k++)
+    if (!token_in_list(r, k, integer_words)) return 0;
+  return 1;
+}
+
+/* The group opened at `open` ('(') closes at its matching ')' with no top-level ',' in it. */
+static size_t single_argument_close(const rewriter *r, size_t open) {
+  size_t close = condition_close(r, open);
+  if (close == NO_TOKEN) return NO_TOKEN;
+  size_t depth = 0;
+  for (size_t k = open + 1; k < close; k++) {
+    if (token_is_char(r, k, '(') || token_is_char(r, k, '[') || token_is_char(r, k, '{'))
+      depth++;
+    else if (token_is_char(r, k, ')') || token_is_char(r, k, ']') || token_is_char(r, k, '}'))
+      depth--;
+    else if (depth == 0 && token_is_char(r, k, ','))
+      return NO_TOKEN;
+  }
+  return close;
+}
+
+/* Replaces tokens [first, open] (the cast up to the operand's '(') with
+ * ::cusim::dev::gpu_cast<TYPE>(SITE, , TYPE tokens [type, type_end). A C cast keeps its own '('
+ * (a condition's wrapping may start there): (int)(x) becomes (gpu_cast<int>)(SITE, x). */
+static void wrap_cast(rewriter *r, size_t first, size_t open, size_t type, size_t type_end,
+                      int c_style) {
+  size_t start = r->tokens[first].start, end = r->tokens[open].start + 1;
+  for (size_t e = 0; e < r->edit_count; e++)
+    if (r->edits[e].start < end && r->edits[e].end > start) return;
+  for (size_t e = 0; e < r->edit_count; e++)
+    if (r->edits[e].start == start || r->edits[e].start == end) return;
+  r->scratch.size = 0;
+  scratch_text(r, "::cusim::dev::gpu_cast<");
+  scratch_tokens(r, type, type_end, NULL, NULL);
+  scratch_text(r, c_style ? ">)(" : ">(");
+  scratch_text(r, "::cusim::dev::shift_site{__FILE__, __LINE__}, ");
+  add_edit(r, first, start, end);
+}
+
+/* static_cast<INTEGER>(x), and the C cast (INTEGER)(x) whose operand is parenthesized and not
+ * followed by a postfix operator (the cast would then apply to more than the parentheses). */
+static void hook_cast(rewriter *r, size_t i) {
+  if (r->tokens[i].system) return;
+  if (token_is(r, i, "static_cast") && token_is_char(r, i + 1, '<')) {
+    size_t close = i + 2;
+    while (close < r->token_count && close - i < 8 && !token_is_char(r, close, '>')) close++;
+    if (!token_is_char(r, close, '>') || !token_is_char(r, close + 1, '(') ||
+        !integer_type(r, i + 2, close) || single_argument_close(r, close + 1) == NO_TOKEN)
+      return;
+    wrap_cast(r, i, close + 1, i + 2, close, 0);
+    return;
+  }
+  if (!token_is_char(r, i, '(') || is_name(r, i - 1) || token_is_char(r, i - 1, ')') ||
+      token_is_char(r, i - 1, ']') || token_is_char(r, i - 1, '>') ||
+      token_is(r, i - 1, "sizeof") || token_is(r, i - 1, "alignof") ||
+      token_is(r, i - 1, "decltype") || token_is(r, i - 1, "typeid") ||
+      token_is(r, i - 1, "noexcept") || token_is(r, i - 1, "operator"))
+    return;
+  size_t close = i + 1;
+  while (close < r->token_count && close - i < 8 && !token_is_char(r, close, ')')) close++;
+  if (!token_is_char(r, close, ')') || !integer_type(r, i + 1, close) ||
+      !token_is_char(r, close + 1, '('))
+    return;
+  size_t operand_close = single_argument_close(r, close + 1);
+  if (operand_close == NO_TOKEN) return;
+  size_t after = operand_close + 1;
+  /* (int)(p)[3] casts p[3]; (int)(float)x casts x; (int)(f)(x) casts a call: left alone */
+  if (token_is_char(r, after, '[') || token_is_char(r, after, '(') ||
+      token_is_char(r, after, '.') || token_is(r, after, "->") ||
+      r->tokens[after].kind == TOKEN_IDENTIFIER || r->tokens[after].kind == TOKEN_NUMBER ||
+      r->tokens[after].kind == TOKEN_LITERAL ||
+      (token_is_char(r, after, '+') && token_is_char(r, after + 1, '+') &&
+       token_touches_previous(r, after + 1)) ||
+      (token_is_char(r, after, '-') && token_is_char(r, after + 1, '-') &&
+       token_touches_previous(r, after + 1)))
+    return;
+  wrap_cast(r, i + 1, close + 1, i + 1, close, 1);
+}
+
 /* Pass 2: the calls, launches and block-level constructs in each function body. */
 static void check_calls(rewriter *r, function_table *table, const unsigned char *body_space) {
   unsigned char *spaces = NULL;
@@ -1767,6 +1930,12 @@ static void check_calls(rewriter *r, function_table *table, const unsigned char 
         !(space & SPACE_CONSTEXPR) &&
         (token_is(r, i, "if") || token_is(r, i, "while") || token_is(r, i, "for")))
       hook_branch(r, i);
+    if (r->marker_count > 0 && (space & (SPACE_DEVICE | SPACE_GLOBAL)) &&
+        !(space & SPACE_CONSTEXPR) && (token_is_char(r, i, '<') || token_is_char(r, i, '>')))
+      hook_shift(r, i);
+    if (r->marker_count > 0 && (space & (SPACE_DEVICE | SPACE_GLOBAL)) &&
+        !(space & SPACE_CONSTEXPR) && (token_is(r, i, "static_cast") || token_is_char(r, i, '(')))
+      hook_cast(r, i);
     int host_only = space == SPACE_HOST;
     int device_only = !(space & SPACE_HOST);
     if (host_only && token_is(r, i, "__shared__")) {

@@ -41,6 +41,7 @@
 #include <cstring>
 #include <dlfcn.h>
 #include <mutex>
+#include <set>
 #include <string>
 #include <unordered_map>
 #include <unordered_set>
@@ -70,6 +71,9 @@ uintptr_t code_base = 0;  // where the program is loaded: code addresses are kep
 // Race shadow: 24 bytes per 4-byte word (writer, reader, where each was in the code); bounds
 // shadow: 1 byte per 8 bytes.
 uint64_t *race_shadow = nullptr;
+// Byte cells (24 bytes per byte) of words split by sub-word accesses: see check_bytes.
+uint64_t *byte_shadow = nullptr;
+constexpr uintptr_t byte_shadow_bytes = (big_start + shared_bytes) * 24;
 unsigned char *bounds_shadow = nullptr;
 bool requested = false;  // an instrumented file's constructor ran (__tsan_init)
 bool off_by_env = false; // CUSIM_MEMCHECK=0
@@ -112,16 +116,19 @@ void init() {
   void *data = reserve(arena_bytes, PROT_NONE);
   void *bounds = reserve(arena_bytes / 8, PROT_READ | PROT_WRITE);
   void *race = reserve(arena_bytes * 6, PROT_READ | PROT_WRITE);
-  if (!data || !bounds || !race) {
+  void *bytes = reserve(byte_shadow_bytes, PROT_READ | PROT_WRITE);
+  if (!data || !bounds || !race || !bytes) {
     if (data) munmap(data, arena_bytes);
     if (bounds) munmap(bounds, arena_bytes / 8);
     if (race) munmap(race, arena_bytes * 6);
+    if (bytes) munmap(bytes, byte_shadow_bytes);
     std::fprintf(stderr, "cusim: warning: cannot reserve address space for the memory checker: "
                          "races and out-of-bounds accesses are not checked\n");
     return;
   }
   bounds_shadow = (unsigned char *)bounds;
   race_shadow = (uint64_t *)race;
+  byte_shadow = (uint64_t *)bytes;
   arena_base = (uintptr_t)data;
   Dl_info info;
   if (dladdr((void *)&init, &info)) code_base = (uintptr_t)info.dli_fbase;
@@ -169,22 +176,25 @@ inline bool same_epoch(uint64_t a, uint64_t b) {
   return ((a ^ b) & 0xFFFFFFFFull) >> 3 == 0; // the same barrier and warp-sync counts
 }
 
-// A cell's third word: where the writer and the reader were in the code (24-bit offsets from
-// code_base; 0: unknown) and the epoch its records belong to (16 bits). Records of an older epoch
-// are empty: a new launch, or a grid.sync(), starts a new epoch, so nothing needs clearing.
+// A cell's third word: where the writer and the reader were in the code (23-bit offsets from
+// code_base; 0: unknown), whether the word is split into byte cells (bit 46), and the epoch its
+// records belong to (16 bits). Records of an older epoch are empty: a new launch, or a
+// grid.sync(), starts a new epoch, so nothing needs clearing.
+constexpr uint64_t pc_mask = (uint64_t(1) << 23) - 1;
+constexpr uint64_t meta_split = uint64_t(1) << 46;
 inline uint64_t code_offset(const void *pc) {
   uintptr_t d = (uintptr_t)pc - code_base;
-  return d < (uintptr_t(1) << 24) ? d : 0;
+  return d <= pc_mask ? d : 0;
 }
 uint64_t launch_epoch = 1; // the running launch's (1 to 0xFFFF; changed only while no block runs)
 inline uint64_t meta_epoch(uint64_t m) {
   return m >> 48;
 }
 inline uint32_t meta_writer_pc(uint64_t m) {
-  return (uint32_t)(m & 0xFFFFFF);
+  return (uint32_t)(m & pc_mask);
 }
 inline uint32_t meta_reader_pc(uint64_t m) {
-  return (uint32_t)((m >> 24) & 0xFFFFFF);
+  return (uint32_t)((m >> 23) & pc_mask);
 }
 
 enum class order { same_thread, ordered, unordered, stale };
@@ -258,9 +268,9 @@ report_race(uintptr_t a, unsigned size, bool write, uint64_t other, bool other_w
   std::string other_at =
       them == me || other_pc == 0 ? "" : source_line((void *)(code_base + other_pc));
   std::string msg = "data race" + source_line(pc) + ": " + thread_text(me, !same_block) +
-                    (write ? " writes " : " reads ") + std::to_string(size) + " bytes of " +
-                    memory_text(a, in_shared) + " that " + who +
-                    (other_wrote ? " wrote" : " read") + other_at;
+                    (write ? " writes " : " reads ") + std::to_string(size) +
+                    (size == 1 ? " byte of " : " bytes of ") + memory_text(a, in_shared) +
+                    " that " + who + (other_wrote ? " wrote" : " read") + other_at;
   if (!same_block)
     msg += "; blocks run in no fixed order and cannot wait for each other: use an atomic "
            "(atomicAdd...)";
@@ -310,9 +320,9 @@ report_race(uintptr_t a, unsigned size, bool write, uint64_t other, bool other_w
   } else {
     what = "outside every allocation";
   }
-  std::snprintf(buf, sizeof buf, "out-of-bounds %s%s: %s of %u bytes at 0x%" PRIxPTR ", ",
+  std::snprintf(buf, sizeof buf, "out-of-bounds %s%s: %s of %u byte%s at 0x%" PRIxPTR ", ",
                 write ? "write" : "read", source_line(pc).c_str(), write ? "a write" : "a read",
-                size, a);
+                size, size == 1 ? "" : "s", a);
   std::string msg = std::string(buf) + what + ", by " +
                     thread_text(itls.gid1_base + cusim_tls.tid, false) +
                     " (a GPU may not stop here; the simulator always does)";
@@ -337,7 +347,8 @@ __thread uninit_read pending_uninit;
   uninit_read r = pending_uninit;
   pending_uninit.set = false;
   char buf[160];
-  std::snprintf(buf, sizeof buf, " reads %u bytes at 0x%" PRIxPTR, r.size, r.a);
+  std::snprintf(buf, sizeof buf, " reads %u byte%s at 0x%" PRIxPTR, r.size, r.size == 1 ? "" : "s",
+                r.a);
   std::string msg = "read of uninitialized __shared__ memory" + source_line(r.pc) + ": " +
                     thread_text(itls.gid1_base + r.tid, false) + buf +
                     " that no thread of its block wrote first (shared memory starts each block "
@@ -348,6 +359,104 @@ __thread uninit_read pending_uninit;
 }
 
 // ---- the check of one access --------------------------------------------------------------------
+// One cell (a word's, or a byte's when the word is split): checks the access against the
+// records and updates them. `meta` is the cell's third word as loaded, `fresh` whether it is of
+// this epoch.
+__attribute__((always_inline)) inline void check_cell(uint64_t *cell, uint64_t meta, bool fresh,
+                                                      uintptr_t a, unsigned size, bool write,
+                                                      const void *pc, bool vol, bool in_shared,
+                                                      uint64_t mine) {
+  uint64_t writer = fresh ? __atomic_load_n(&cell[0], __ATOMIC_RELAXED) : 0;
+  uint64_t reader = fresh ? __atomic_load_n(&cell[1], __ATOMIC_RELAXED) : 0;
+  if (!fresh) meta = launch_epoch << 48;
+  if (!write) {
+    if (writer != 0 && relate(writer, in_shared) == order::unordered &&
+        !(rec_gid1(writer) - itls.gid1_base >= itls.nthreads && (vol || writer_fenced(writer))))
+      report_race(a, size, false, writer, true, in_shared, pc, meta_writer_pc(meta), vol);
+    if (in_shared && !pending_uninit.set &&
+        (writer == 0 || rec_gid1(writer) - itls.gid1_base >= itls.nthreads) &&
+        running_grid() == nullptr) // (a grid.sync() starts a new epoch: records are gone)
+      pending_uninit = {true, size, cusim_tls.tid, *itls.bar_gen, a, pc};
+    uint64_t next = mine;
+    if (reader != 0) {
+      order o = relate(reader, in_shared);
+      if (o == order::unordered) {
+        uint32_t t = rec_gid1(reader) - itls.gid1_base; // where the other reader was
+        next |= flag_many_readers | (reader & reader_flags) |
+                (t >= itls.nthreads                 ? flag_many_blocks
+                 : (t >> 5) != (cusim_tls.tid >> 5) ? flag_many_warps
+                                                    : 0);
+      } else if (o == order::same_thread && (reader & flag_many_readers) &&
+                 same_epoch(reader, mine)) {
+        next |= reader & reader_flags;
+      }
+    }
+    // Many readers already, in the same barrier and warp epochs, with the same spread: this read
+    // changes nothing a later write is judged by (only which reader is named).
+    bool same_spread = (reader & flag_many_readers) && (uint32_t)reader == (uint32_t)next;
+    if ((next != reader && !same_spread) || !fresh) {
+      if (!fresh) __atomic_store_n(&cell[0], 0, __ATOMIC_RELAXED);
+      __atomic_store_n(&cell[1], next, __ATOMIC_RELAXED);
+      __atomic_store_n(&cell[2], (meta & ~(pc_mask << 23)) | code_offset(pc) << 23,
+                       __ATOMIC_RELAXED);
+    }
+  } else {
+    if (reader != 0) {
+      order o = relate(reader, in_shared);
+      // Another thread read it unordered, or this thread did while others read it too.
+      if ((o == order::unordered && !(vol && rec_gid1(reader) - itls.gid1_base >= itls.nthreads)) ||
+          (o == order::same_thread && (reader & flag_many_readers) && same_epoch(reader, mine) &&
+           !(vol && (reader & flag_many_blocks))))
+        report_race(a, size, true, reader, false, in_shared, pc, meta_reader_pc(meta), vol);
+    }
+    if (reader != 0 || !fresh) __atomic_store_n(&cell[1], 0, __ATOMIC_RELAXED);
+    if (writer != mine) __atomic_store_n(&cell[0], mine, __ATOMIC_RELAXED);
+    uint64_t next_meta = (meta & ~pc_mask) | code_offset(pc);
+    if (next_meta != meta || !fresh) __atomic_store_n(&cell[2], next_meta, __ATOMIC_RELAXED);
+  }
+}
+
+// Byte cells: a word that an access covers only in part (a char, a bool, a short, one byte of a
+// char4) is split, for the rest of the epoch, into four cells of its own bytes, so threads that
+// use neighbouring bytes of one word never meet (bfs's bool arrays, a byte histogram in
+// __shared__ memory). A word only ever accessed whole keeps its one cell. The byte cells of
+// global memory's small blocks and of shared memory are one shadow, indexed by the byte's offset
+// with the bounds-only big blocks left out.
+inline uint64_t *byte_cells(uintptr_t off) { // off: a word's first byte
+  return byte_shadow + 3 * (off < big_start ? off : off - global_bytes + big_start);
+}
+
+// The bytes [b0, b1) of the word w (a sub-word access, or any access of a split word).
+__attribute__((noinline)) void check_bytes(uintptr_t w, uint64_t meta, bool fresh, uintptr_t b0,
+                                           uintptr_t b1, uintptr_t a, unsigned size, bool write,
+                                           const void *pc, bool vol, bool in_shared,
+                                           uint64_t mine) {
+  uint64_t *cell = race_shadow + 3 * w;
+  uint64_t *bytes = byte_cells(w * 4);
+  if (!(fresh && (meta & meta_split))) {
+    // Split now: each byte starts with the word's records (made by accesses of the whole word),
+    // or empty when they are of an older epoch.
+    uint64_t wr = fresh ? __atomic_load_n(&cell[0], __ATOMIC_RELAXED) : 0;
+    uint64_t rd = fresh ? __atomic_load_n(&cell[1], __ATOMIC_RELAXED) : 0;
+    uint64_t m = fresh ? meta : launch_epoch << 48;
+    for (int k = 0; k < 4; ++k) {
+      __atomic_store_n(&bytes[3 * k], wr, __ATOMIC_RELAXED);
+      __atomic_store_n(&bytes[3 * k + 1], rd, __ATOMIC_RELAXED);
+      __atomic_store_n(&bytes[3 * k + 2], m, __ATOMIC_RELAXED);
+    }
+    if (!fresh) { // (so that a word whose split bit another worker overwrites holds no old records)
+      __atomic_store_n(&cell[0], 0, __ATOMIC_RELAXED);
+      __atomic_store_n(&cell[1], 0, __ATOMIC_RELAXED);
+    }
+    __atomic_store_n(&cell[2], m | meta_split, __ATOMIC_RELAXED);
+  }
+  for (uintptr_t b = b0; b < b1; ++b) {
+    uint64_t *c = bytes + 3 * (b - w * 4);
+    uint64_t m = __atomic_load_n(&c[2], __ATOMIC_RELAXED);
+    check_cell(c, m, meta_epoch(m) == launch_epoch, a, size, write, pc, vol, in_shared, mine);
+  }
+}
+
 __attribute__((always_inline)) inline void check(uintptr_t a, unsigned size, bool write,
                                                  const void *pc, bool atomic = false,
                                                  bool vol = false) {
@@ -378,55 +487,11 @@ __attribute__((always_inline)) inline void check(uintptr_t a, unsigned size, boo
     uint64_t *cell = race_shadow + 3 * w;
     uint64_t meta = __atomic_load_n(&cell[2], __ATOMIC_RELAXED);
     bool fresh = meta_epoch(meta) == launch_epoch;
-    uint64_t writer = fresh ? __atomic_load_n(&cell[0], __ATOMIC_RELAXED) : 0;
-    uint64_t reader = fresh ? __atomic_load_n(&cell[1], __ATOMIC_RELAXED) : 0;
-    if (!fresh) meta = launch_epoch << 48;
-    if (!write) {
-      if (writer != 0 && relate(writer, in_shared) == order::unordered &&
-          !(rec_gid1(writer) - itls.gid1_base >= itls.nthreads && (vol || writer_fenced(writer))))
-        report_race(a, size, false, writer, true, in_shared, pc, meta_writer_pc(meta), vol);
-      if (in_shared && !pending_uninit.set &&
-          (writer == 0 || rec_gid1(writer) - itls.gid1_base >= itls.nthreads) &&
-          running_grid() == nullptr) // (a grid.sync() starts a new epoch: records are gone)
-        pending_uninit = {true, size, cusim_tls.tid, *itls.bar_gen, a, pc};
-      uint64_t next = mine;
-      if (reader != 0) {
-        order o = relate(reader, in_shared);
-        if (o == order::unordered) {
-          uint32_t t = rec_gid1(reader) - itls.gid1_base; // where the other reader was
-          next |= flag_many_readers | (reader & reader_flags) |
-                  (t >= itls.nthreads                 ? flag_many_blocks
-                   : (t >> 5) != (cusim_tls.tid >> 5) ? flag_many_warps
-                                                      : 0);
-        } else if (o == order::same_thread && (reader & flag_many_readers) &&
-                   same_epoch(reader, mine)) {
-          next |= reader & reader_flags;
-        }
-      }
-      // Many readers already, in the same barrier and warp epochs, with the same spread: this read
-      // changes nothing a later write is judged by (only which reader is named).
-      bool same_spread = (reader & flag_many_readers) && (uint32_t)reader == (uint32_t)next;
-      if ((next != reader && !same_spread) || !fresh) {
-        if (!fresh) __atomic_store_n(&cell[0], 0, __ATOMIC_RELAXED);
-        __atomic_store_n(&cell[1], next, __ATOMIC_RELAXED);
-        __atomic_store_n(&cell[2], (meta & ~(uint64_t(0xFFFFFF) << 24)) | code_offset(pc) << 24,
-                         __ATOMIC_RELAXED);
-      }
-    } else {
-      if (reader != 0) {
-        order o = relate(reader, in_shared);
-        // Another thread read it unordered, or this thread did while others read it too.
-        if ((o == order::unordered &&
-             !(vol && rec_gid1(reader) - itls.gid1_base >= itls.nthreads)) ||
-            (o == order::same_thread && (reader & flag_many_readers) && same_epoch(reader, mine) &&
-             !(vol && (reader & flag_many_blocks))))
-          report_race(a, size, true, reader, false, in_shared, pc, meta_reader_pc(meta), vol);
-      }
-      if (reader != 0 || !fresh) __atomic_store_n(&cell[1], 0, __ATOMIC_RELAXED);
-      if (writer != mine) __atomic_store_n(&cell[0], mine, __ATOMIC_RELAXED);
-      uint64_t next_meta = (meta & ~uint64_t(0xFFFFFF)) | code_offset(pc);
-      if (next_meta != meta || !fresh) __atomic_store_n(&cell[2], next_meta, __ATOMIC_RELAXED);
-    }
+    uintptr_t b0 = std::max(off, w * 4), b1 = std::min(end, w * 4 + 4);
+    if (__builtin_expect(b1 - b0 != 4 || (fresh && (meta & meta_split)), 0))
+      check_bytes(w, meta, fresh, b0, b1, a, size, write, pc, vol, in_shared, mine);
+    else
+      check_cell(cell, meta, fresh, a, size, write, pc, vol, in_shared, mine);
   }
 }
 
@@ -508,6 +573,11 @@ bool arena_free(void *p) {
   uintptr_t rlo = round_up((uintptr_t)(race_shadow + 3 * (off / 4)), page);
   uintptr_t rhi = (uintptr_t)(race_shadow + 3 * ((off + bytes) / 4)) / page * page;
   if (rhi > rlo) madvise((void *)rlo, rhi - rlo, MADV_DONTNEED);
+  if (off < big_start) { // and its byte cells
+    rlo = round_up((uintptr_t)byte_cells(off), page);
+    rhi = (uintptr_t)byte_cells(off + bytes) / page * page;
+    if (rhi > rlo) madvise((void *)rlo, rhi - rlo, MADV_DONTNEED);
+  }
   // And the bounds shadow's whole pages inside it: zero is "not addressable", so a use after the
   // free is still caught; only the granules at its edges keep the freed mark (a free in a loop
   // would otherwise keep one shadow page per 32 KiB freed, as the arena's addresses are not
@@ -562,6 +632,10 @@ void checker_launch_begin() {
       uintptr_t lo = (uintptr_t)(race_shadow + 3 * dirty_lo[k]) / page * page;
       uintptr_t hi = round_up((uintptr_t)(race_shadow + 3 * dirty_hi[k]), page);
       madvise((void *)lo, hi - lo, MADV_DONTNEED); // zero again
+      // and the byte cells of those words
+      lo = (uintptr_t)byte_cells(4 * dirty_lo[k]) / page * page;
+      hi = round_up((uintptr_t)byte_cells(4 * dirty_hi[k]), page);
+      madvise((void *)lo, hi - lo, MADV_DONTNEED);
     }
     dirty_lo[k] = UINTPTR_MAX;
     dirty_hi[k] = 0;
@@ -594,6 +668,52 @@ void checker_flush_worker() {
   }
 }
 
+// ---- the exit status (issue 27) -----------------------------------------------------------------
+// A program from outside the workbook often ignores a kernel's error and exits 0; a user would then
+// take a run the checker stopped for a pass. As compute-sanitizer's --error-exitcode does, a
+// process in which the checker stopped a kernel and that exits 0 exits with CUSIM_ERROR_EXITCODE
+// (default 1; 0 keeps the program's own status) and one line saying why. The workbook's harness
+// gives its own verdict (cusim_exit_status_is_the_verdict) and is left alone.
+namespace {
+std::atomic<unsigned> stops{0};
+char first_stop[160]; // the first stop's "data race at FILE:LINE" (written by the first only)
+std::atomic<bool> own_verdict{false};
+
+void exit_status_hook(int status, void *) {
+  unsigned n = stops.load();
+  if (status != 0 || n == 0 || own_verdict.load()) return;
+  int code = 1;
+  if (const char *e = std::getenv("CUSIM_ERROR_EXITCODE")) {
+    char *end = nullptr;
+    long v = std::strtol(e, &end, 10);
+    if (end != e && *end == 0 && v >= 0 && v <= 255) code = (int)v;
+  }
+  if (code == 0) return;
+  std::fflush(nullptr);
+  std::fprintf(stderr,
+               "cusim: error: the memory checker stopped %u kernel%s (the first: %s) and the "
+               "program exited 0: exit status %d instead (CUSIM_ERROR_EXITCODE=0 keeps 0; "
+               "CUSIM_MEMCHECK=0 runs without the checker and says what goes unreported)\n",
+               n, n == 1 ? "" : "s", first_stop, code);
+  std::fflush(stderr);
+  _exit(code);
+}
+} // namespace
+
+void checker_stopped(const char *message) {
+  if (stops.fetch_add(1) != 0) return;
+  size_t k = 0; // up to the first ": " (the kind of error and its line)
+  while (message[k] && !(message[k] == ':' && message[k + 1] == ' ') && k + 1 < sizeof first_stop)
+    ++k;
+  std::memcpy(first_stop, message, k);
+  first_stop[k] = 0;
+}
+
+void checker_register_exit_hook() {
+  static std::once_flag once;
+  std::call_once(once, [] { on_exit(exit_status_hook, nullptr); });
+}
+
 } // namespace rt
 } // namespace cusim
 
@@ -605,6 +725,10 @@ using cusim::rt::check_range;
 extern "C" {
 void __tsan_init() {
   cusim::rt::requested = true;
+  cusim::rt::checker_register_exit_hook();
+}
+void cusim_exit_status_is_the_verdict(void) {
+  cusim::rt::own_verdict.store(true);
 }
 void __tsan_func_entry(void *) {}
 void __tsan_func_exit() {}
@@ -740,6 +864,8 @@ CUSIM_ATOMICS(64, unsigned long long)
 
 #else // CUSIM_NO_CHECKER: under ThreadSanitizer (the sim-race preset), whose runtime owns __tsan_*
 
+extern "C" void cusim_exit_status_is_the_verdict(void) {}
+
 namespace cusim {
 namespace rt {
 __thread instr_thread itls;
@@ -760,7 +886,54 @@ void checker_launch_begin() {}
 void checker_worker_done() {}
 void checker_block_end() {}
 void checker_flush_worker() {}
+void checker_stopped(const char *) {}
 } // namespace rt
 } // namespace cusim
 
 #endif
+
+// ---- shifts by the width or more (issue 27, cusim_shift.h) --------------------------------------
+// The GPU's answer is given (shl and shr clamp the amount); where the checker is on, the first such
+// shift of each line says once, as a note, that C++ leaves it undefined.
+namespace cusim {
+namespace dev {
+void note_shift(const shift_site &site, bool left, unsigned amount, unsigned width) {
+  if (!rt::checker_on()) return;
+  static std::mutex mu;
+  static std::set<std::pair<const char *, int>> said;
+  {
+    std::lock_guard<std::mutex> lock(mu);
+    if (!said.insert({site.file, site.line}).second || said.size() > 1000) return;
+  }
+  char by[48];
+  if ((int)amount < 0) // PTX takes the amount as unsigned
+    std::snprintf(by, sizeof by, "%d (%u as an unsigned amount)", (int)amount, amount);
+  else
+    std::snprintf(by, sizeof by, "%u", amount);
+  char text[400];
+  std::snprintf(text, sizeof text,
+                "%s:%d: %s by %s on a %u-bit value: C++ leaves a shift by the width or more "
+                "undefined; a GPU's %s gives %s, and so does the simulator (said once per line)",
+                site.file, site.line, left ? "<<" : ">>", by, width, left ? "shl" : "shr",
+                left ? "0" : "0 (-1 for a negative signed value)");
+  rt::print_message("cusim: note: ", text);
+}
+void note_conversion(const shift_site &site, double value, unsigned bits, bool is_signed) {
+  if (!rt::checker_on()) return;
+  static std::mutex mu;
+  static std::set<std::pair<const char *, int>> said;
+  {
+    std::lock_guard<std::mutex> lock(mu);
+    if (!said.insert({site.file, site.line}).second || said.size() > 1000) return;
+  }
+  char text[400];
+  std::snprintf(text, sizeof text,
+                "%s:%d: %g converted to a %u-bit %s integer: C++ leaves a value out of the type's "
+                "range (or NaN) undefined; a GPU's cvt.rzi gives %s, and so does the simulator "
+                "(said once per line)",
+                site.file, site.line, value, bits, is_signed ? "signed" : "unsigned",
+                value != value ? "0 for NaN" : "the nearest value in range");
+  rt::print_message("cusim: note: ", text);
+}
+} // namespace dev
+} // namespace cusim

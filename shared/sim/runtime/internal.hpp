@@ -188,6 +188,8 @@ void checker_block_end();
 // The race records this worker's blocks made so far join the launch's (before a grid.sync(), whose
 // last block to arrive then drops them all with checker_launch_begin(): the grid is ordered).
 void checker_flush_worker();
+// The checker stopped a kernel with this message (counted for the exit status: checker_exit).
+void checker_stopped(const char *message);
 // End the running block with the checker's message (scheduler.cpp).
 [[noreturn]] void race_failed(const char *message);
 [[noreturn]] void bounds_failed(const char *message);

@@ -1016,10 +1016,12 @@ cudaError_t run_kernel(kernel_base *k) {
 }
 
 void race_failed(const char *message) {
+  checker_stopped(message);
   block_impl *b = static_cast<block_impl *>(cusim_tls.blk);
   fail(b, cudaErrorLaunchFailure, "%s in %s", message, where(b).c_str());
 }
 void bounds_failed(const char *message) {
+  checker_stopped(message);
   block_impl *b = static_cast<block_impl *>(cusim_tls.blk);
   fail(b, cudaErrorIllegalAddress, "%s in %s", message, where(b).c_str());
 }
