@@ -46,15 +46,64 @@ cudaError_t copy_one_block(const float *d_in, float *d_out, int n) {
 
 cudaError_t copy_many_blocks(const float *d_in, float *d_out, int n) {
   // ---- task 3: enough blocks of COPY_BLOCK_SIZE threads ---------------------------------------
-  // A constant expression that takes minutes to evaluate (loops within the compiler's per-loop
-  // limit, 10^10 steps in all): the build must stop at --build-timeout.
-  constexpr long bomb = [] {
-    long sum = 0;
-    for (long i = 0; i < 100000; i++)
-      for (long j = 0; j < 100000; j++) sum += i ^ j;
+  // Constant expressions that take minutes to evaluate: each within the compiler's per-loop
+  // limit, fifty of them. The build must stop at --build-timeout, as the student's timeout.
+  constexpr auto step = [](unsigned long seed) {
+    unsigned long sum = seed;
+    for (unsigned long i = 0; i < 1000; i++)
+      for (unsigned long j = 0; j < 2000; j++) sum = sum * 31u + (i ^ j);
     return sum;
-  }();
-  static_assert(bomb != 1, "never");
+  };
+  static_assert(step(1) != 0, "never");
+  static_assert(step(2) != 0, "never");
+  static_assert(step(3) != 0, "never");
+  static_assert(step(4) != 0, "never");
+  static_assert(step(5) != 0, "never");
+  static_assert(step(6) != 0, "never");
+  static_assert(step(7) != 0, "never");
+  static_assert(step(8) != 0, "never");
+  static_assert(step(9) != 0, "never");
+  static_assert(step(10) != 0, "never");
+  static_assert(step(11) != 0, "never");
+  static_assert(step(12) != 0, "never");
+  static_assert(step(13) != 0, "never");
+  static_assert(step(14) != 0, "never");
+  static_assert(step(15) != 0, "never");
+  static_assert(step(16) != 0, "never");
+  static_assert(step(17) != 0, "never");
+  static_assert(step(18) != 0, "never");
+  static_assert(step(19) != 0, "never");
+  static_assert(step(20) != 0, "never");
+  static_assert(step(21) != 0, "never");
+  static_assert(step(22) != 0, "never");
+  static_assert(step(23) != 0, "never");
+  static_assert(step(24) != 0, "never");
+  static_assert(step(25) != 0, "never");
+  static_assert(step(26) != 0, "never");
+  static_assert(step(27) != 0, "never");
+  static_assert(step(28) != 0, "never");
+  static_assert(step(29) != 0, "never");
+  static_assert(step(30) != 0, "never");
+  static_assert(step(31) != 0, "never");
+  static_assert(step(32) != 0, "never");
+  static_assert(step(33) != 0, "never");
+  static_assert(step(34) != 0, "never");
+  static_assert(step(35) != 0, "never");
+  static_assert(step(36) != 0, "never");
+  static_assert(step(37) != 0, "never");
+  static_assert(step(38) != 0, "never");
+  static_assert(step(39) != 0, "never");
+  static_assert(step(40) != 0, "never");
+  static_assert(step(41) != 0, "never");
+  static_assert(step(42) != 0, "never");
+  static_assert(step(43) != 0, "never");
+  static_assert(step(44) != 0, "never");
+  static_assert(step(45) != 0, "never");
+  static_assert(step(46) != 0, "never");
+  static_assert(step(47) != 0, "never");
+  static_assert(step(48) != 0, "never");
+  static_assert(step(49) != 0, "never");
+  static_assert(step(50) != 0, "never");
   (void)d_in;
   (void)d_out;
   (void)n;
