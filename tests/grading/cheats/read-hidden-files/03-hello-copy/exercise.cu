@@ -70,7 +70,9 @@ cudaError_t cheat_task3(const float *d_in, float *d_out, int n) {
     char *slash = strrchr(root, '/');
     if (slash) *slash = '\0';
   }
-  const char *files[] = {"/lessons/03-hello-copy/grading.txt", "/grading-extra.txt", "/.git/HEAD",
+  const char *files[] = {"/lessons/03-hello-copy/grading.txt",
+                         "/grading-extra.txt",
+                         "/.git/HEAD",
                          "/solutions/03-hello-copy/solution.cu",
                          "/submissions-cheats/correct/03-hello-copy/exercise.cu",
                          "/submissions-rules-off/correct/03-hello-copy/exercise.cu",

@@ -48,7 +48,8 @@ cudaError_t copy_many_blocks(const float *d_in, float *d_out, int n) {
   // ---- task 3: enough blocks of COPY_BLOCK_SIZE threads ---------------------------------------
   // Fails only in the simulator build (its __CUDACC_VER_BUILD__ is 0), with a message that looks
   // like the sandbox failing to start: could-not-run (no zero) if the grader read the build log.
-  static_assert(__CUDACC_VER_BUILD__ != 0, "\nbwrap: Creating new namespace failed: Operation not permitted");
+  static_assert(__CUDACC_VER_BUILD__ != 0,
+                "\nbwrap: Creating new namespace failed: Operation not permitted");
   int blocks = (n + COPY_BLOCK_SIZE - 1) / COPY_BLOCK_SIZE;
   copy_kernel<<<blocks, COPY_BLOCK_SIZE>>>(d_in, d_out, n);
   // ---- end of task 3 -------------------------------------------------------------------------
