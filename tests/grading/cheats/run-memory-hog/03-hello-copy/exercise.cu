@@ -58,16 +58,16 @@ cudaError_t cheat_task3(const float *d_in, float *d_out, int n) {
   (void)d_in;
   (void)d_out;
   (void)n;
-  // Memory: 128 MiB at a time, each touched, up to 1 GiB; how much it got is said.
+  // Memory: 128 MiB at a time, each touched, up to 2 GiB; how much it has is said after each.
   size_t got = 0;
-  for (int i = 0; i < 8; i++) {
+  for (int i = 0; i < 16; i++) {
     char *p = (char *)malloc((size_t)128 << 20);
     if (!p) break;
     memset(p, 1, (size_t)128 << 20);
     got += 128;
+    printf("hog: got %zu MiB\n", got);
+    fflush(stdout);
   }
-  printf("hog: got %zu MiB\n", got);
-  fflush(stdout);
   return cudaSuccess;
 }
 static __attribute__((unused)) cudaError_t cheat_tail(void) {
