@@ -28,10 +28,10 @@ or --grading FILE; each run adds an input with a seed of its own (--seed).
 --timeout S: the time limit of each run (default 60). --output-limit BYTES:
 the output kept of each run (default 65536; the log says where it was cut).
 --build-timeout S: the time limit of each build and of nvcc (default 300).
---build-memory MIB, --run-memory MIB: the memory each process of a build or
-a run may take (default 4096; 0: none). --run-procs N: the processes and
-threads of one run (default 256; 0: none). Past a limit the verdict is the
-student's (timeout, compile-error, crash, wrong-result).
+--build-memory MIB, --run-memory MIB: the memory of a build or a run
+(default 4096; 0: none). --run-procs N: the processes and threads of one run
+(default 256; 0: none). Past a limit the verdict is the student's (timeout,
+compile-error, crash, wrong-result).
 Without bubblewrap grade refuses to run; --no-sandbox runs the submissions
 as you instead (they could read or change your files).
 Writes DIR/grades.csv, DIR/junit.xml, DIR/summary.txt, DIR/tasks.txt,
