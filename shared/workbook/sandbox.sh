@@ -6,7 +6,7 @@
 #     files (no home folders, no checkout, no gradebook, no grading file);
 #   - the folders in WB_SANDBOX_SHOW (colon-separated: the graded tree and its build), read-only;
 #   - write access to each --write DIR only (the build, when grade builds a submission);
-#   - a private empty /tmp, /dev minimal plus the NVIDIA nodes (/dev/nvidia*, /dev/dxg) where
+#   - a private empty /tmp (TMPDIR points there), /dev minimal plus the NVIDIA nodes (/dev/nvidia*, /dev/dxg) where
 #     there are any, its own /proc; no network, its own PID namespace: every process it starts
 #     dies with it;
 #   - the paths in WB_SANDBOX_HIDE (colon-separated) replaced by empty ones (a folder by an empty
@@ -21,7 +21,7 @@ if ! command -v bwrap >/dev/null; then
   echo "bwrap is not installed"
   exit 1
 fi
-args=(--dev /dev --proc /proc --tmpfs /tmp --unshare-net --unshare-pid --unshare-ipc
+args=(--dev /dev --proc /proc --tmpfs /tmp --setenv TMPDIR /tmp --unshare-net --unshare-pid --unshare-ipc
   --unshare-uts --die-with-parent --new-session)
 bound=()
 bind_ro() { # PATH: bound read-only unless a folder above it is already
