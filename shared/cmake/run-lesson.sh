@@ -20,8 +20,7 @@
 #   WB_SANDBOX      a command run as WB_SANDBOX PROGRAM ARGS... (shared/workbook/sandbox.sh)
 #   WB_OUTPUT_LIMIT the bytes of output kept per run (default 65536), then "output cut at N bytes"
 #   WB_LIMITS       shared/workbook/limits.sh, put in front of the sandbox with the memory
-#                   (WB_LIMIT_MEMORY, MiB; WB_LIMIT_EXTRA: what RLIMIT_DATA adds where there is
-#                   no cgroup) and process (WB_LIMIT_PROCS) limits of each run
+#                   (WB_LIMIT_MEMORY, MiB: a cgroup's only) and process (WB_LIMIT_PROCS) limits
 # With WB_SANDBOX, each run is given WB_SANDBOX_STARTED (sandbox.sh writes "started" there once
 # the sandbox is set up); a run whose file stays empty adds "sandbox K failed exit=S" to
 # WB_VERDICT_LOG: the grader's own evidence that the sandbox did not start (never the output).
@@ -71,8 +70,8 @@ verdict_log=${WB_VERDICT_LOG:-}
 unset WB_VERDICT_LOG
 sandbox=() limits=()
 [ -n "${WB_SANDBOX:-}" ] && sandbox=("$WB_SANDBOX")
-[ -n "${WB_LIMITS:-}" ] && limits=("$WB_LIMITS" --memory "${WB_LIMIT_MEMORY:-0}" --data-extra "${WB_LIMIT_EXTRA:-0}" --procs "${WB_LIMIT_PROCS:-0}" --)
-unset WB_LIMITS WB_LIMIT_MEMORY WB_LIMIT_EXTRA WB_LIMIT_PROCS
+[ -n "${WB_LIMITS:-}" ] && limits=("$WB_LIMITS" --memory "${WB_LIMIT_MEMORY:-0}" --cgroup-only --procs "${WB_LIMIT_PROCS:-0}" --)
+unset WB_LIMITS WB_LIMIT_MEMORY WB_LIMIT_PROCS
 run_number=0
 
 # `./workbook` builds only the backend it checks on, so a plain `ctest` in its build folder can

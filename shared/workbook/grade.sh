@@ -393,7 +393,6 @@ grade_attempt() { # NN-slug BACKEND LOG
   # the memory and processes of each run. The grade's own files in the build (STATE) are hidden.
   WB_GRADE_TAG=$GRADE_TAG WB_OUTPUT_LIMIT=$GRADE_OUTPUT_LIMIT WB_VERDICT_LOG=$verdicts WB_SANDBOX=$GRADE_SANDBOX \
     WB_LIMITS=${WB_SELF%/*}/shared/workbook/limits.sh WB_LIMIT_MEMORY=$GRADE_RUN_MEMORY WB_LIMIT_PROCS=$GRADE_RUN_PROCS \
-    WB_LIMIT_EXTRA=$(grade_data_extra) \
     WB_SANDBOX_HIDE="$WB_SANDBOX_HIDE:$STATE" \
     setsid bash "$WB_ROOT/shared/cmake/run-lesson.sh" check \
     "$GRADE_TIMEOUT" "$BUILD/bin/$test" "${GRADE_RUN_INPUTS[@]}" >"$STATE/run.log" 2>&1 </dev/null &
@@ -442,15 +441,6 @@ grade_attempt() { # NN-slug BACKEND LOG
         ATTEMPT=wrong-result ATTEMPT_MESSAGE=$(grade_record_message "$status")
       fi ;;
   esac
-}
-# Where a run's memory limit is RLIMIT_DATA (no cgroup: not root), it counts reservations too: the
-# simulator's fiber stacks (512 KiB for each CUDA thread a block keeps waiting at a barrier, up to
-# 512 MiB for a block of 1024) on each of its workers (CUSIM_THREADS, else one per CPU). That
-# much is added, so that no correct program fails the limit.
-grade_data_extra() {
-  local workers=${CUSIM_THREADS:-}
-  [[ $workers =~ ^[1-9][0-9]{0,3}$ ]] || workers=$(nproc 2>/dev/null || echo 8)
-  echo $((512 * workers))
 }
 # nvcc's check failed: timed out (the student's: timeout), its sandbox did not start (the
 # grader's), or nvcc rejects the file (compile-error).
@@ -1048,6 +1038,12 @@ cmd_grade() {
     [ -n "${GRADE_SHIPPED_ARGS[$lesson]}" ] || fatal "grade: no test of lesson ${lesson%%-*}'s exercise in the grading build"
   done
   grade_sandbox_tools "${base_targets[@]}"
+  # A run's memory limit needs a memory cgroup (RLIMIT_DATA would switch off the simulator's
+  # memory checker, which reserves terabytes): without one, grade says so once.
+  if [ "$GRADE_RUN_MEMORY" -gt 0 ] && [ "$("${WB_SELF%/*}/shared/workbook/limits.sh" --probe)" != cgroup ]; then
+    warn "warning: no cgroup can be made here (grade runs as root where it can):"
+    warn "  --run-memory is not enforced, and --run-procs is RLIMIT_NPROC's (see docs/instructor-guide.md)"
+  fi
   for lesson in "${lessons[@]}"; do grade_check_inputs "$lesson" "$(backend_for "$lesson")"; done
   grade_snapshot "$tree" "$gbuild"
   say "This grade's seed: $GRADE_SEED (an input of its own for every lesson; --seed repeats it)" | grade_console

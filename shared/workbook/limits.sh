@@ -1,31 +1,34 @@
 #!/usr/bin/env bash
-# limits.sh [--memory MIB] [--data-extra MIB] [--procs N] -- PROGRAM ARGS...: run PROGRAM (a
-# graded build or run; `workbook grade` puts it in front of the sandbox) within limits on what a
-# student controls. 0 is no limit. The time limit is timeout's, around this.
-#   --memory MIB  the memory the run's processes use together: a cgroup of the run's own
-#                 (memory.max, cgroup v2; memory.limit_in_bytes, v1) where this runs as root
-#                 and one can be made; past it the kernel kills the largest (SIGKILL). Else each
-#                 process may map MIB + --data-extra MIB of data (RLIMIT_DATA, `ulimit -d`: heap
-#                 and private writable mappings, what malloc and a compiler reading /dev/zero
-#                 use; it counts reservations too, such as the simulator's fiber stacks, hence
-#                 the extra; not the address space, which CUDA reserves in bulk).
+# limits.sh [--memory MIB] [--cgroup-only] [--procs N] -- PROGRAM ARGS...: run PROGRAM (a graded
+# build or run; `workbook grade` puts it in front of the sandbox) within limits on what a student
+# controls. 0 is no limit. The time limit is timeout's, around this.
+#   --memory MIB  the memory the processes use together: a cgroup of the run's own (memory.max,
+#                 cgroup v2; memory.limit_in_bytes, v1) where this runs as root and one can be
+#                 made; past it the kernel kills the largest (SIGKILL). Else, without
+#                 --cgroup-only, each process may map MIB of data (RLIMIT_DATA, `ulimit -d`: heap
+#                 and private writable mappings, what malloc and a compiler reading /dev/zero use;
+#                 a compiler's limit). A lesson program gets --cgroup-only: RLIMIT_DATA counts
+#                 reservations, and the simulator's memory checker reserves terabytes (it would
+#                 be switched off) and CUDA its address space.
+# `limits.sh --probe` prints "cgroup" where the cgroups can be made here, else "rlimit".
 #   --procs N     the processes and threads of the run: the same cgroup's pids.max; else
 #                 RLIMIT_NPROC (`ulimit -u`), which counts all of the user's processes, so it is
 #                 set to the user's processes now plus N (Linux exempts root from it).
 # Exit status: the program's (128+N for a signal). With a cgroup, every process left in it is
 # killed when the program ends (a setsid child too), and the cgroup is removed.
 set -u
-memory=0 extra=0 procs=0
+memory=0 procs=0 cgroup_only=no
 while [ $# -gt 0 ]; do
   case $1 in
     --memory) memory=$2; shift 2 ;;
-    --data-extra) extra=$2; shift 2 ;;
+    --cgroup-only) cgroup_only=yes; shift ;;
+    --probe) probe=yes; shift ;;
     --procs) procs=$2; shift 2 ;;
     --) shift; break ;;
     *) break ;;
   esac
 done
-[[ $memory =~ ^[0-9]+$ && $extra =~ ^[0-9]+$ && $procs =~ ^[0-9]+$ ]] || { echo "limits.sh: bad limit" >&2; exit 2; }
+[[ $memory =~ ^[0-9]+$ && $procs =~ ^[0-9]+$ ]] || { echo "limits.sh: bad limit" >&2; exit 2; }
 groups=() # the cgroups this run is in
 # make_group CONTROLLER FILE VALUE [FILE VALUE]: a cgroup of this run's own with the limit, joined.
 make_group() {
@@ -54,12 +57,24 @@ make_group() {
   echo $$ >"$dir/cgroup.procs" || return 1
   [[ " ${groups[*]} " == *" $dir "* ]] || groups+=("$dir")
 }
+if [ "${probe:-no}" = yes ]; then
+  if make_group memory memory.max $((1 << 30)) memory.limit_in_bytes $((1 << 30)) && make_group pids pids.max 1000; then
+    echo $$ >"${groups[0]%/*}/cgroup.procs" 2>/dev/null
+    [ ${#groups[@]} -lt 2 ] || echo $$ >"${groups[1]%/*}/cgroup.procs" 2>/dev/null
+    rmdir "${groups[@]}" 2>/dev/null
+    echo cgroup
+  else
+    for dir in "${groups[@]}"; do echo $$ >"${dir%/*}/cgroup.procs" 2>/dev/null; rmdir "$dir" 2>/dev/null; done
+    echo rlimit
+  fi
+  exit 0
+fi
 if [ "$memory" -gt 0 ]; then
   bytes=$((memory * 1024 * 1024))
   if make_group memory memory.max "$bytes" memory.swap.max 0 memory.limit_in_bytes "$bytes" memory.memsw.limit_in_bytes "$bytes"; then
     :
-  else
-    ulimit -d $(((memory + extra) * 1024)) || exit 2
+  elif [ $cgroup_only = no ]; then
+    ulimit -d $((memory * 1024)) || exit 2
   fi
 fi
 if [ "$procs" -gt 0 ]; then
