@@ -45,6 +45,13 @@ make_group() {
     [ "$controller" = pids ] || [ ${#groups[@]} -eq 0 ] || [ "${groups[0]%/*}" != "$base" ] || dir=${groups[0]}
   fi
   [ -n "$base" ] || return 1
+  # What a run killed before its own cleanup left (its limits.sh is gone): removed when empty.
+  for dir in "$base"/workbook-grade-*; do
+    [ -d "$dir" ] || continue
+    here=${dir##*/workbook-grade-}
+    [ -d "/proc/${here%%-*}" ] || rmdir "$dir" 2>/dev/null
+  done
+  dir=''
   if [ -z "${dir:-}" ]; then
     dir=$base/workbook-grade-$$-$RANDOM
     [ "${groups[0]:-}" != "$dir" ] || return 1
