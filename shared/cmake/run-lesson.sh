@@ -19,6 +19,11 @@
 #   WB_VERDICT_LOG  a file that gets one line per run: "run K PASS|FAIL|NONE exit=S tasks=N,..."
 #   WB_SANDBOX      a command run as WB_SANDBOX PROGRAM ARGS... (shared/workbook/sandbox.sh)
 #   WB_OUTPUT_LIMIT the bytes of output kept per run (default 65536), then "output cut at N bytes"
+#   WB_LIMITS       shared/workbook/limits.sh, put in front of the sandbox with the memory
+#                   (WB_LIMIT_MEMORY, MiB: a cgroup's only) and process (WB_LIMIT_PROCS) limits
+# With WB_SANDBOX, each run is given WB_SANDBOX_STARTED (sandbox.sh writes "started" there once
+# the sandbox is set up); a run whose file stays empty adds "sandbox K failed exit=S" to
+# WB_VERDICT_LOG: the grader's own evidence that the sandbox did not start (never the output).
 # Under a sanitizer (set by the sanitizer builds' tests, Workbook.cmake):
 #   WB_SANITIZER    its name (AddressSanitizer, ThreadSanitizer): each run may take 10 times
 #                   SECONDS, and a run out of time is put down to the sanitizer's speed, with how
@@ -63,8 +68,10 @@ above_race_max() {
 [ $# -gt 0 ] || set -- ""
 verdict_log=${WB_VERDICT_LOG:-}
 unset WB_VERDICT_LOG
-sandbox=()
+sandbox=() limits=()
 [ -n "${WB_SANDBOX:-}" ] && sandbox=("$WB_SANDBOX")
+[ -n "${WB_LIMITS:-}" ] && limits=("$WB_LIMITS" --memory "${WB_LIMIT_MEMORY:-0}" --cgroup-only --procs "${WB_LIMIT_PROCS:-0}" --)
+unset WB_LIMITS WB_LIMIT_MEMORY WB_LIMIT_PROCS
 run_number=0
 
 # `./workbook` builds only the backend it checks on, so a plain `ctest` in its build folder can
@@ -87,10 +94,11 @@ run_one() { # prints the program's output, returns its exit code
   case " $argset " in *" --repeat "*) ;; *) set -- "$@" --repeat 1 ;; esac
   token=$(od -An -N16 -tx1 /dev/urandom | tr -d ' \n')
   : >"$record"
+  : >"$started"
   exec {token_fd}< <(printf '%s\n' "$token") {record_fd}>>"$record"
   # timeout makes its own process group; what is left of it after the run is killed.
-  WB_TOKEN_FD=$token_fd WB_RECORD_FD=$record_fd \
-    timeout --kill-after=5 "$seconds" "${sandbox[@]}" "$program" "$@" &
+  WB_TOKEN_FD=$token_fd WB_RECORD_FD=$record_fd WB_SANDBOX_STARTED=$started \
+    timeout --kill-after=5 "$seconds" "${limits[@]}" "${sandbox[@]}" "$program" "$@" &
   pid=$!
   running=$pid
   wait "$pid" 2>/dev/null # a crash: the program says where; the shell's own job line is noise
@@ -102,6 +110,9 @@ run_one() { # prints the program's output, returns its exit code
   tasks=${verdict#* }
   verdict=${verdict%% *}
   [ -z "$verdict_log" ] || echo "run $run_number $verdict exit=$status tasks=$tasks" >>"$verdict_log"
+  if [ ${#sandbox[@]} -gt 0 ] && [ ! -s "$started" ] && [ "$verdict" = NONE ]; then
+    [ -z "$verdict_log" ] || echo "sandbox $run_number failed exit=$status" >>"$verdict_log"
+  fi
   if [ $status -eq 0 ] && [ "$verdict" = NONE ]; then
     echo "FAIL: no verdict from the checker: the program ended early or exited on its own"
     return 1
@@ -158,7 +169,8 @@ show_output() {
 saw_wrong=0
 log=$(mktemp)
 record=$(mktemp)
-trap 'rm -f "$log" "$record"' EXIT
+started=$(mktemp)
+trap 'rm -f "$log" "$record" "$started"' EXIT
 # Interrupted (Ctrl-C, ctest's timeout): the run's process group goes too, not only this script.
 running=''
 trap '[ -z "$running" ] || kill -KILL -- "-$running" 2>/dev/null; exit 130' INT TERM

@@ -8,7 +8,8 @@ help_grade() {
   help_text <<EOF
 Usage: $WB_NAME grade SUBMISSIONS_DIR [--lessons LIST] [--output DIR]
          [--timeout S] [--grading FILE] [--seed S] [--jobs N] [--shard I/N]
-         [--no-sandbox] [--output-limit BYTES]
+         [--no-sandbox] [--output-limit BYTES] [--build-timeout S]
+         [--build-memory MIB] [--run-memory MIB] [--run-procs N]
        $WB_NAME grade --merge DIR... --output DIR
 
 SUBMISSIONS_DIR is a folder with one entry per student: a copy of lessons/, a
@@ -26,6 +27,11 @@ task (default 1 each) and hidden inputs come from lessons/NN-slug/grading.txt
 or --grading FILE; each run adds an input with a seed of its own (--seed).
 --timeout S: the time limit of each run (default 60). --output-limit BYTES:
 the output kept of each run (default 65536; the log says where it was cut).
+--build-timeout S: the time limit of each build and of nvcc (default 300).
+--build-memory MIB, --run-memory MIB: the memory of a build or a run
+(default 4096; 0: none). --run-procs N: the processes and threads of one run
+(default 256; 0: none). Past a limit the verdict is the student's (timeout,
+compile-error, crash, wrong-result).
 Without bubblewrap grade refuses to run; --no-sandbox runs the submissions
 as you instead (they could read or change your files).
 Writes DIR/grades.csv, DIR/junit.xml, DIR/summary.txt, DIR/tasks.txt,
@@ -173,6 +179,42 @@ grade_sandbox_setup() { # sets GRADE_SANDBOX; without one, only by choice (--no-
   warn "warning: no sandbox ($why): submissions run as you,"
   warn "  and can read or change your files (see docs/instructor-guide.md)"
 }
+# The graded tree is the course and only the course: the files git tracks where ROOT is a git work
+# tree's top (so never a submission, a gradebook, a grading file or a build, even inside the
+# checkout), else the files there; of these only the build files and the harness (workbook,
+# CMakeLists.txt, CMakePresets.json, shared/) and the graded lessons (not their grading.txt, no
+# .bak, no link). Never solutions/, tests/, docs/, .git, other lessons. So a regrade never nests.
+grade_tree() { # ROOT DST LESSON...
+  local root=$1 dst=$2 path lesson
+  shift 2
+  local -a files=() keep=()
+  if [ -z "$(git -C "$root" rev-parse --show-prefix 2>/dev/null)" ] && git -C "$root" rev-parse --git-dir >/dev/null 2>&1; then
+    mapfile -d '' -t files < <(git -C "$root" ls-files -z)
+  else
+    mapfile -d '' -t files < <(cd "$root" && find . -mindepth 1 \( -name .git -o -path './build*' \
+      -o \( -type d -exec test -f '{}/CMakeCache.txt' \; \) \) -prune -o ! -type d -printf '%P\0')
+  fi
+  for path in "${files[@]}"; do
+    [ -f "$root/$path" ] && [ ! -L "$root/$path" ] || continue
+    case $path in
+      *.bak | lessons/*/grading.txt) ;;
+      workbook | CMakeLists.txt | CMakePresets.json | shared/*) keep+=("$path") ;;
+      lessons/*/*)
+        lesson=${path#lessons/}
+        lesson=${lesson%%/*}
+        [[ " $* " != *" $lesson "* ]] || keep+=("$path") ;;
+    esac
+  done
+  mkdir -p "$dst"
+  [ ${#keep[@]} -eq 0 ] || (cd "$root" && printf '%s\0' "${keep[@]}" | xargs -0 -r cp -a --parents -t "$dst")
+}
+# The limits of a build (or nvcc's check), in front of the sandbox: time, memory per process.
+# WB_SANDBOX_STARTED (a file of the grader's, outside the sandbox) gets "started" from inside it.
+grade_build_prefix() { # STARTED-FILE -> GRADE_PREFIX
+  GRADE_PREFIX=(env "WB_SANDBOX_STARTED=$1" timeout --kill-after=5 "$GRADE_BUILD_TIMEOUT"
+    "${WB_SELF%/*}/shared/workbook/limits.sh" --memory "$GRADE_BUILD_MEMORY" --)
+  [ -z "$GRADE_SANDBOX" ] || GRADE_PREFIX+=("$GRADE_SANDBOX" --write "$BUILD")
+}
 grade_snapshot() { # TREE BUILD: keep both as the base every submission starts from
   GRADE_BASE=${2%/*}/base
   rm -rf "$GRADE_BASE"
@@ -291,28 +333,50 @@ describe_inputs() { # NN-slug: one line for the log
 # Sets ATTEMPT (pass, wrong-result, compile-error, crash, timeout, could-not-run), ATTEMPT_MESSAGE
 # and ATTEMPT_TASKS (the tasks the driver's record says fail), and appends to LOG.
 ATTEMPT='' ATTEMPT_MESSAGE='' ATTEMPT_TASKS=''
+# could-not-run comes only from the grader's own evidence: a sandbox that did not start (its
+# "started" file stays empty: sandbox.sh), the grader's own GPU probe, never from a line the
+# student's program or build printed. Past a limit (build time or memory, run time, memory,
+# processes) the verdict is the student's.
 grade_attempt() { # NN-slug BACKEND LOG
   local lesson=$1 backend=$2 log=$3 test build_log=$STATE/logs/$1.build.log verdicts=$STATE/verdicts.txt
-  local pid status count line nvcc=ok
+  local pid status count line nvcc=ok nvcc_status
+  local build_started=$GRADE_WORK/build.started nvcc_started=$GRADE_WORK/nvcc.started
   test=$lesson.exercise.$backend
   ATTEMPT='' ATTEMPT_MESSAGE='' ATTEMPT_TASKS=''
+  : >"$build_started"
+  : >"$nvcc_started"
+  # nvcc runs in the sandbox too, with the build's limits (nvcc_start puts NVCC_PREFIX in front).
+  grade_build_prefix "$nvcc_started"
+  NVCC_PREFIX=("${GRADE_PREFIX[@]}")
   nvcc_start "$lesson"
-  # The build sees only the build folder writable and the solutions hidden (in the sandbox).
-  if ! ${GRADE_SANDBOX:+"$GRADE_SANDBOX" --write "$BUILD"} cmake --build "$BUILD" -j "$JOBS" --target "$test" \
-    >"$build_log" 2>&1; then
-    nvcc_finish || nvcc=rejected
+  NVCC_PREFIX=()
+  # The build sees only the build folder writable (in the sandbox), within its time and memory.
+  grade_build_prefix "$build_started"
+  "${GRADE_PREFIX[@]}" cmake --build "$BUILD" -j "$JOBS" --target "$test" >"$build_log" 2>&1
+  status=$?
+  if [ $status -ne 0 ]; then
+    nvcc_finish
+    nvcc_status=$?
+    [ $nvcc_status -eq 0 ] || nvcc=rejected
     grep -v -E '^\[ *[0-9]+/[0-9]+\]|^ninja: |^FAILED: ' "$build_log" | head -n 40 | head -c "$GRADE_OUTPUT_LIMIT" |
       clean_text >>"$log"
-    if [ $nvcc = rejected ]; then grade_nvcc_rejects "$log"; return; fi
-    if line=$(grep -m 1 '^bwrap: ' "$build_log"); then # the sandbox did not start: not the student's
-      ATTEMPT=could-not-run ATTEMPT_MESSAGE="could not run: the sandbox did not start ($(clean_line "$line"))"
+    if [ -n "$GRADE_SANDBOX" ] && [ ! -s "$build_started" ]; then # the grader's evidence, not the log
+      ATTEMPT=could-not-run ATTEMPT_MESSAGE="could not run: the sandbox did not start for the build (exit $status)"
       return
     fi
+    if [ $status -eq 124 ] || [ $status -eq 137 ]; then
+      ATTEMPT=timeout ATTEMPT_MESSAGE="timeout: the build did not finish in $GRADE_BUILD_TIMEOUT s (--build-timeout)"
+      return
+    fi
+    if [ $nvcc = rejected ]; then grade_nvcc_verdict "$log" $nvcc_status "$nvcc_started"; return; fi
     ATTEMPT=compile-error
-    line=$(grep -m 1 -E '(error|Error)[: ]' "$build_log" | head -c 300 | sed -E 's@^[^ :]*/([^/ :]+):@\1:@')
+    line=$(grep -m 1 -E '(error|Error)[: ]|out of memory|memory exhausted' "$build_log" | head -c 300 | sed -E 's@^[^ :]*/([^/ :]+):@\1:@')
     ATTEMPT_MESSAGE="does not compile: $(clean_line "${line:-see the log}")"
     return
   fi
+  # Per-task judging: the spliced program holds the reference's other tasks. Built, its sources
+  # go where the run cannot read them (grade_mask_reference).
+  [ -z "${GRADE_SPLICED_TASK:-}" ] || grade_mask_reference "$lesson" "$GRADE_SPLICED_TASK"
   # The course files are read-only from here (root ignores this; the sandbox and the restore
   # before the next submission do not).
   chmod -R a-w "$WB_ROOT"
@@ -320,8 +384,11 @@ grade_attempt() { # NN-slug BACKEND LOG
   describe_inputs "$lesson" >>"$log"
   rm -f "$verdicts"
   # WB_GRADE_TAG marks every process of the runs (grade_sweep finds them by it, even one that left
-  # the session); WB_OUTPUT_LIMIT caps what is kept of each run's output (run-lesson.sh).
+  # the session); WB_OUTPUT_LIMIT caps what is kept of each run's output (run-lesson.sh); WB_LIMITS
+  # the memory and processes of each run. The grade's own files in the build (STATE) are hidden.
   WB_GRADE_TAG=$GRADE_TAG WB_OUTPUT_LIMIT=$GRADE_OUTPUT_LIMIT WB_VERDICT_LOG=$verdicts WB_SANDBOX=$GRADE_SANDBOX \
+    WB_LIMITS=${WB_SELF%/*}/shared/workbook/limits.sh WB_LIMIT_MEMORY=$GRADE_RUN_MEMORY WB_LIMIT_PROCS=$GRADE_RUN_PROCS \
+    WB_SANDBOX_HIDE="$WB_SANDBOX_HIDE:$STATE" \
     setsid bash "$WB_ROOT/shared/cmake/run-lesson.sh" check \
     "$GRADE_TIMEOUT" "$BUILD/bin/$test" "${GRADE_RUN_INPUTS[@]}" >"$STATE/run.log" 2>&1 </dev/null &
   pid=$!
@@ -332,8 +399,13 @@ grade_attempt() { # NN-slug BACKEND LOG
   # What a run printed is the student's: kept (capped by run-lesson.sh, and again here), cleaned,
   # never read for the verdict or its message, which come from the per-run verdict lines.
   head -c $((GRADE_OUTPUT_LIMIT * (${#GRADE_RUN_INPUTS[@]} + 1) + 4096)) "$STATE/run.log" | clean_text >>"$log"
-  nvcc_finish || nvcc=rejected
-  if [ $nvcc = rejected ]; then grade_nvcc_rejects "$log"; return; fi
+  nvcc_finish
+  nvcc_status=$?
+  if [ $nvcc_status -ne 0 ]; then grade_nvcc_verdict "$log" $nvcc_status "$nvcc_started"; return; fi
+  if line=$(grep -m 1 -E '^sandbox [0-9]+ failed' "$verdicts" 2>/dev/null); then
+    ATTEMPT=could-not-run ATTEMPT_MESSAGE="could not run: the sandbox did not start (${line#sandbox })"
+    return
+  fi
   count=$(grep -c -E '^run [0-9]+ ' "$verdicts" 2>/dev/null)
   ATTEMPT_TASKS=$(sed -n 's/^run [0-9]* FAIL .*tasks=\([0-9,]*\)$/\1/p' "$verdicts" 2>/dev/null | head -n 1)
   case $status in
@@ -341,29 +413,21 @@ grade_attempt() { # NN-slug BACKEND LOG
       if [ "${count:-0}" -eq ${#GRADE_RUN_INPUTS[@]} ] && ! grep -q -v -E '^run [0-9]+ PASS ' "$verdicts"; then
         ATTEMPT=pass
       else
-        ATTEMPT=could-not-run ATTEMPT_MESSAGE="could not run: the checker gave ${count:-0} verdicts for ${#GRADE_RUN_INPUTS[@]} inputs"
+        ATTEMPT=wrong-result ATTEMPT_MESSAGE="FAIL: the checker's verdicts are incomplete (${count:-0} for ${#GRADE_RUN_INPUTS[@]} inputs)"
       fi ;;
     77)
-      ATTEMPT=could-not-run
-      line=$(grep -m 1 '^no CUDA device' "$STATE/run.log" | head -c 200)
-      ATTEMPT_MESSAGE="could not run: $(clean_line "${line:-no usable GPU}")" ;;
-    124) ATTEMPT=timeout ATTEMPT_MESSAGE="timeout: $(grade_failed_input) did not finish in $GRADE_TIMEOUT s" ;;
-    2)
-      # The driver refused its flags before running anything (no record): a bad hidden input.
-      # Student code cannot exit on its own (submission-rules.sh), so this is the grader's fault.
-      if [ "${count:-0}" -gt 0 ] && tail -n 1 "$verdicts" | grep -q -E ' NONE exit=2 '; then
-        ATTEMPT=could-not-run ATTEMPT_MESSAGE="could not run: the program refused the input $(grade_failed_input)"
+      # "No CUDA device": the grader's own probe (the shipped program, outside the student's
+      # reach) says whether the GPU went away; if it did not, the student's program said so.
+      if [ "$backend" = cuda ] && ! grade_gpu_still_there "$lesson"; then
+        ATTEMPT=could-not-run ATTEMPT_MESSAGE="could not run: no CUDA device (the grader's probe: $GRADE_GPU_GONE)"
       else
         ATTEMPT=wrong-result ATTEMPT_MESSAGE=$(grade_record_message "$status")
       fi ;;
+    124) ATTEMPT=timeout ATTEMPT_MESSAGE="timeout: $(grade_failed_input) did not finish in $GRADE_TIMEOUT s" ;;
     *)
+      # (a hidden input the program refuses was found before any student: grade_check_inputs)
       line=$(grep -m 1 -E '^cusim: error: .*(segmentation fault|bus error|out-of-bounds|overflowed|illegal address)' "$STATE/run.log" | head -c 400)
-      # No record and exit 1 is not a driver's (wb_finish records first) and student code cannot
-      # exit on its own: with bubblewrap's message, the sandbox did not start.
-      if tail -n 1 "$verdicts" 2>/dev/null | grep -q -E ' NONE exit=1 ' && grep -q '^bwrap: ' "$STATE/run.log"; then
-        ATTEMPT=could-not-run
-        ATTEMPT_MESSAGE="could not run: the sandbox did not start ($(grep -m 1 '^bwrap: ' "$STATE/run.log" | head -c 200 | clean_text))"
-      elif [ -n "$line" ]; then
+      if [ "$status" -ne 2 ] && [ -n "$line" ]; then
         ATTEMPT=crash ATTEMPT_MESSAGE=$(grade_crash_message "$(clean_line "$line")")
       elif [ "$status" -gt 128 ]; then
         ATTEMPT=crash
@@ -372,6 +436,81 @@ grade_attempt() { # NN-slug BACKEND LOG
         ATTEMPT=wrong-result ATTEMPT_MESSAGE=$(grade_record_message "$status")
       fi ;;
   esac
+}
+# nvcc's check failed: timed out (the student's: timeout), its sandbox did not start (the
+# grader's), or nvcc rejects the file (compile-error).
+grade_nvcc_verdict() { # LOG STATUS STARTED-FILE
+  if [ -n "$GRADE_SANDBOX" ] && [ ! -s "$3" ]; then
+    ATTEMPT=could-not-run ATTEMPT_MESSAGE="could not run: the sandbox did not start for nvcc (exit $2)" ATTEMPT_TASKS=''
+  elif [ "$2" -eq 124 ] || [ "$2" -eq 137 ]; then
+    ATTEMPT=timeout ATTEMPT_MESSAGE="timeout: nvcc did not finish in $GRADE_BUILD_TIMEOUT s (--build-timeout)" ATTEMPT_TASKS=''
+  else
+    grade_nvcc_rejects "$1"
+  fi
+}
+# The grader's GPU probe, again: the shipped exercise of the base build, outside the student's
+# reach, with the smallest input. False (and GRADE_GPU_GONE says why) when it finds no device.
+GRADE_GPU_GONE=''
+grade_gpu_still_there() { # NN-slug
+  local output status
+  output=$(timeout 60 "$GRADE_BASE/build/bin/$1.exercise.cuda" --n 1 --repeat 1 2>&1)
+  status=$?
+  [ $status -eq 77 ] || return 0
+  GRADE_GPU_GONE=$(clean_line "$(sed -n 's/^no CUDA device: *//p' <<<"$output" | head -n 1 | head -c 200)")
+  GRADE_GPU_GONE=${GRADE_GPU_GONE:-no usable GPU}
+  return 1
+}
+# Before any student: every hidden input must be one the lesson's program takes. The shipped
+# exercise (course code) is run once with each; exit 2 (a usage error) stops the grade, naming it.
+grade_check_inputs() { # NN-slug BACKEND
+  local input output status
+  while IFS= read -r input; do
+    [ -n "$input" ] || continue
+    # shellcheck disable=SC2086 # an input is a string of flags, split on purpose
+    output=$(timeout "$GRADE_TIMEOUT" "$BUILD/bin/$1.exercise.$2" $input --repeat 1 2>&1 </dev/null)
+    status=$?
+    [ $status -ne 2 ] ||
+      usage_error "grade: lesson ${1%%-*}'s hidden input '$input' is refused by its program: $(clean_line "$(head -n 1 <<<"$output" | head -c 200)")"
+  done <<<"${GRADE_INPUTS[$1]:-}"
+}
+# The grader's own probe of the sandbox's build tools: the base build again, inside the sandbox
+# with the build's limits (nothing to do: it runs cmake and ninja), and the compilers. Where the
+# sandbox starts but a tool does not run in it, every student would get compile-error: stop.
+# (Where the sandbox does not start, each attempt says could-not-run.)
+grade_sandbox_tools() { # TARGET...
+  local started=$GRADE_WORK/probe.started tool why
+  [ -n "$GRADE_SANDBOX" ] || return 0
+  : >"$started"
+  grade_build_prefix "$started"
+  why=$("${GRADE_PREFIX[@]}" cmake --build "$BUILD" --target "$@" 2>&1) || {
+    [ -s "$started" ] || return 0
+    fatal "grade: the build does not run in the sandbox: $(clean_line "$(tail -n 3 <<<"$why" | head -c 300)")"
+  }
+  for tool in "$(cache_get CMAKE_CXX_COMPILER)" "$(cache_get CMAKE_C_COMPILER)" "$(cache_get CMAKE_CUDA_COMPILER)"; do
+    [ -n "$tool" ] && [ -x "$tool" ] || continue
+    "${GRADE_PREFIX[@]}" "$tool" --version >/dev/null 2>&1 ||
+      fatal "grade: $tool does not run in the sandbox (see shared/workbook/sandbox.sh: what it shows)"
+  done
+}
+# After a spliced build (a student's task in the reference): the exercise file becomes the splice
+# with the reference's other regions blanked (its lines kept, so the simulator still names each
+# line's task), and the build's rewritten and preprocessed copies of it are cut to their first
+# lines (which name the source). The compiled program keeps the reference's code; no readable
+# file of it remains where the run can look, and the run's output reaches no student's gradebook.
+grade_mask_reference() { # NN-slug TASK
+  local file copy masked
+  file=$(exercise_file "$1")
+  masked=$(awk -v t="$2" -v start="$WB_TASK_START_RE" -v end="$WB_TASK_END_RE" '
+    $0 ~ end { on = 0; print; next }
+    $0 ~ start { match($0, /task [0-9]+/); on = (substr($0, RSTART + 5, RLENGTH - 5) != t); print; next }
+    { print (on ? "" : $0) }' "$file")
+  printf '%s\n' "$masked" >"$file"
+  while IFS= read -r -d '' copy; do
+    case $copy in
+      *.cpp) masked=$(head -n 4 "$copy"); printf '%s\n' "$masked" >"$copy" ;;
+      *) : >"$copy" ;;
+    esac
+  done < <(find "$BUILD/lessons/$1" -path '*.cusim/*' -type f -print0 2>/dev/null)
 }
 # The run that ended the check: the last line of the per-run verdicts ("run K VERDICT exit=S
 # tasks=N,M"), written by run-lesson.sh from the driver's token-checked record and the exit status.
@@ -487,14 +626,18 @@ grade_credit() { # STUDENT NN-slug FILE VERDICT BACKEND LOG RECORD
         else
           grade_restore "$WB_ROOT" "$BUILD"
           splice_task "$shipped" "$solution" "$file" "$task" >"$(exercise_file "$lesson")"
-          echo "--- task $task alone (the reference's other tasks):" >>"$log"
-          local saved_tasks=$ATTEMPT_TASKS
-          grade_attempt "$lesson" "$backend" "$log"
+          # What the spliced build and runs print may quote the reference: it goes to a log of
+          # the instructor's (logs/STUDENT/NN-slug.task-N.log), never to the student's gradebook,
+          # which gets the verdict alone.
+          local saved_tasks=$ATTEMPT_TASKS task_log=${log%.log}.task-$task.log
+          echo "--- task $task alone (the reference's other tasks): see ${task_log##*/}" >>"$log"
+          : >"$task_log"
+          GRADE_SPLICED_TASK=$task grade_attempt "$lesson" "$backend" "$task_log"
           ATTEMPT_TASKS=$saved_tasks
           case $ATTEMPT in
             pass) task_verdict=pass note="judged with the reference's other tasks" ;;
-            could-not-run) task_verdict=could-not-run note=$ATTEMPT_MESSAGE ;;
-            *) task_verdict=fail note="with the reference's other tasks: $ATTEMPT_MESSAGE" ;;
+            could-not-run) task_verdict=could-not-run note="${ATTEMPT_MESSAGE%%(*}" ;;
+            *) task_verdict=fail note="with the reference's other tasks: $ATTEMPT" ;;
           esac
         fi ;;
     esac
@@ -760,6 +903,8 @@ cmd_grade() {
   local -a merge_dirs=() pass_on=()
   GRADE_TIMEOUT=${WORKBOOK_GRADE_TIMEOUT:-60}
   GRADE_OUTPUT_LIMIT=65536 GRADE_NO_SANDBOX=no GRADE_SKIPPED=0
+  GRADE_BUILD_TIMEOUT=${WORKBOOK_GRADE_BUILD_TIMEOUT:-300} GRADE_BUILD_MEMORY=${WORKBOOK_GRADE_BUILD_MEMORY:-4096}
+  GRADE_RUN_MEMORY=${WORKBOOK_GRADE_RUN_MEMORY:-4096} GRADE_RUN_PROCS=${WORKBOOK_GRADE_RUN_PROCS:-256}
   while [ $# -gt 0 ]; do
     case $1 in
       -h | --help) help_grade; return 0 ;;
@@ -771,7 +916,7 @@ cmd_grade() {
       --grading)
         [ $# -ge 2 ] && [ -f "$2" ] || usage_error "grade: --grading needs a file (points and hidden inputs)"
         grading=$(cd "$(dirname "$2")" && pwd)/$(basename "$2"); pass_on+=("$1" "$grading"); shift ;;
-      --seed) [[ $# -ge 2 && $2 =~ ^[0-9]{1,9}$ ]] || usage_error "grade: --seed needs a number"; seed=$2; shift ;;
+      --seed) [[ $# -ge 2 && $2 =~ ^[0-9]{1,9}$ && 10#$2 -ge 2 ]] || usage_error "grade: --seed needs a number of 2 or more (seed 1 gives the shipped inputs)"; seed=$2; shift ;;
       --jobs) [[ $# -ge 2 && $2 =~ ^[1-9][0-9]?$ ]] || usage_error "grade: --jobs needs a number from 1 to 99"; jobs=$2; shift ;;
       --shard)
         [[ $# -ge 2 && $2 =~ ^([1-9][0-9]*)/([1-9][0-9]*)$ ]] && [ "${BASH_REMATCH[1]}" -le "${BASH_REMATCH[2]}" ] ||
@@ -782,6 +927,16 @@ cmd_grade() {
       --output-limit)
         [[ $# -ge 2 && $2 =~ ^[1-9][0-9]{2,9}$ ]] || usage_error "grade: --output-limit needs a number of bytes (at least 100), e.g. --output-limit 65536"
         GRADE_OUTPUT_LIMIT=$2; pass_on+=("$1" "$2"); shift ;;
+      --build-timeout)
+        [[ $# -ge 2 && $2 =~ ^[1-9][0-9]{0,5}$ ]] || usage_error "grade: --build-timeout needs a number of seconds, e.g. --build-timeout 300"
+        GRADE_BUILD_TIMEOUT=$2; pass_on+=("$1" "$2"); shift ;;
+      --build-memory | --run-memory)
+        [[ $# -ge 2 && $2 =~ ^(0|[1-9][0-9]{2,7})$ ]] || usage_error "grade: $1 needs a number of MiB (at least 100, or 0 for none), e.g. $1 4096"
+        if [ "$1" = --build-memory ]; then GRADE_BUILD_MEMORY=$2; else GRADE_RUN_MEMORY=$2; fi
+        pass_on+=("$1" "$2"); shift ;;
+      --run-procs)
+        [[ $# -ge 2 && $2 =~ ^(0|[1-9][0-9]{1,5})$ ]] || usage_error "grade: --run-procs needs a number (at least 10, or 0 for none), e.g. --run-procs 256"
+        GRADE_RUN_PROCS=$2; pass_on+=("$1" "$2"); shift ;;
       -*) usage_error "grade: unknown option '$1'" ;;
       *)
         if [ $merge = yes ]; then merge_dirs+=("$1")
@@ -796,7 +951,7 @@ cmd_grade() {
   subs=$(cd "$subs" && pwd)
   out=${out:-$BUILD/grade}
   mkdir -p "$out" && out=$(cd "$out" && pwd)
-  GRADE_SEED=${seed:-$(( $(od -An -N4 -tu4 /dev/urandom | tr -d ' ') % 999999999 + 1 ))}
+  GRADE_SEED=${seed:-$(( $(od -An -N4 -tu4 /dev/urandom | tr -d ' ') % 999999998 + 2 ))}
   GRADE_TAG=$(od -An -N8 -tx1 /dev/urandom | tr -d ' \n') GRADE_WORK=$out/work
   # No sandbox is a choice the instructor makes (--no-sandbox), never a fallback: decided first.
   grade_sandbox_setup
@@ -842,8 +997,9 @@ cmd_grade() {
   lesson_list=$(lesson_numbers "${lessons[@]}")
   lesson_list=${lesson_list// /;}
   say "Grading $(counted "${#picked[@]}" student)${shard:+ (shard $shard of ${#STUDENTS[@]})} on lessons ${lesson_list//;/, } (work folder: $out/work)" | grade_console
+  chmod -R u+w "$tree" 2>/dev/null
   rm -rf "$tree"
-  copy_tree "$WB_ROOT" "$tree" -o -path ./solutions -o -path ./.workbook -o -path './lessons/*/grading.txt'
+  grade_tree "$WB_ROOT" "$tree" "${lessons[@]}"
   # Newer than anything an earlier grade built from a submission in the same work folder (the
   # copy keeps the files' times, and make compares times).
   touch "$tree"/lessons/*/exercise.c*
@@ -875,8 +1031,10 @@ cmd_grade() {
   local where
   where=$(backend_summary)
   say "Checks run $where (found just now, on $(uname -n))" | grade_console
-  export WB_SANDBOX_HIDE="$GRADE_SOLUTIONS:$subs:$out/logs"
-  export WB_SANDBOX_SHOW=$out/work
+  # The sandbox shows the system, the graded tree and its build, nothing else (sandbox.sh); these
+  # are hidden even where they lie inside what it shows.
+  export WB_SANDBOX_HIDE="$GRADE_SOLUTIONS:$subs:$out/logs:$out/work/submissions:$out/work/base:$shipped_dir${grading:+:$grading}"
+  export WB_SANDBOX_SHOW="$tree:$gbuild"
   # The base: everything but the exercises built once, then copied for each submission.
   local -a base_targets=()
   for lesson in "${lessons[@]}"; do base_targets+=("$lesson.exercise.$(backend_for "$lesson")"); done
@@ -886,9 +1044,18 @@ cmd_grade() {
     GRADE_SHIPPED_ARGS[$lesson]=$(shipped_argsets "$lesson" "$(backend_for "$lesson")")
     [ -n "${GRADE_SHIPPED_ARGS[$lesson]}" ] || fatal "grade: no test of lesson ${lesson%%-*}'s exercise in the grading build"
   done
+  grade_sandbox_tools "${base_targets[@]}"
+  # A run's memory limit needs a memory cgroup (RLIMIT_DATA would switch off the simulator's
+  # memory checker, which reserves terabytes): without one, grade says so once.
+  if [ "$GRADE_RUN_MEMORY" -gt 0 ] && [ "$("${WB_SELF%/*}/shared/workbook/limits.sh" --probe)" != cgroup ]; then
+    warn "warning: no cgroup can be made here (grade runs as root where it can):"
+    warn "  --run-memory is not enforced, and --run-procs is RLIMIT_NPROC's (see docs/instructor-guide.md)"
+  fi
+  for lesson in "${lessons[@]}"; do grade_check_inputs "$lesson" "$(backend_for "$lesson")"; done
   grade_snapshot "$tree" "$gbuild"
   say "This grade's seed: $GRADE_SEED (an input of its own for every lesson; --seed repeats it)" | grade_console
-  printf 'backend\t%s\nlessons\t%s\nseed\t%s\ntimeout\t%s\n' "$where" "${lessons[*]}" "$GRADE_SEED" "$GRADE_TIMEOUT" >"$out/grade-info.tsv"
+  printf 'backend\t%s\nlessons\t%s\nseed\t%s\ntimeout\t%s\nlimits\t%s\n' "$where" "${lessons[*]}" "$GRADE_SEED" "$GRADE_TIMEOUT" \
+    "build $GRADE_BUILD_TIMEOUT s, $GRADE_BUILD_MEMORY MiB; run $GRADE_RUN_MEMORY MiB, $GRADE_RUN_PROCS processes" >"$out/grade-info.tsv"
 
   local backend verdict message started elapsed record log max points screened
   for s in "${picked[@]}"; do

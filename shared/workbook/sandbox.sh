@@ -1,28 +1,54 @@
 #!/usr/bin/env bash
 # sandbox.sh [--write DIR]... PROGRAM ARGS...: run one graded program (or build) inside
 # bubblewrap (`workbook grade` names it in WB_SANDBOX; shared/cmake/run-lesson.sh runs it). What the program gets:
-#   - the whole file system read-only, a private empty /tmp, /dev minimal plus the NVIDIA nodes
-#     (/dev/nvidia*, /dev/dxg) where there are any, its own /proc;
+#   - the system, read-only: /usr, /etc, /opt, /sys and the /bin, /lib... links (and the folder of
+#     a build tool found elsewhere: cmake, ninja, the compilers, nvcc); nothing else of the host's
+#     files (no home folders, no checkout, no gradebook, no grading file);
+#   - the folders in WB_SANDBOX_SHOW (colon-separated: the graded tree and its build), read-only;
 #   - write access to each --write DIR only (the build, when grade builds a submission);
-#   - no network, its own PID namespace: every process it starts dies with it;
-#   - the folders in WB_SANDBOX_HIDE (colon-separated: the solutions, the submissions, the grade's
-#     logs) replaced by empty ones.
+#   - a private empty /tmp (TMPDIR points there), /dev minimal plus the NVIDIA nodes (/dev/nvidia*, /dev/dxg) where
+#     there are any, its own /proc; no network, its own PID namespace: every process it starts
+#     dies with it;
+#   - the paths in WB_SANDBOX_HIDE (colon-separated) replaced by empty ones (a folder by an empty
+#     tmpfs, a file by /dev/null), for any that lies inside what is shown.
+# WB_SANDBOX_STARTED (a file, outside the sandbox): once the sandbox is set up, and before PROGRAM
+# starts, a trusted shell inside it writes "started" there through a descriptor that it closes
+# before PROGRAM runs. No line in it means the sandbox did not start: the grader's evidence, which
+# nothing PROGRAM prints can forge.
 # `sandbox.sh --probe` exits 0 when bubblewrap works here, else prints why on one line.
 set -u
 if ! command -v bwrap >/dev/null; then
   echo "bwrap is not installed"
   exit 1
 fi
-args=(--ro-bind / / --dev /dev --proc /proc --tmpfs /tmp --unshare-net --unshare-pid --unshare-ipc
+args=(--dev /dev --proc /proc --tmpfs /tmp --setenv TMPDIR /tmp --unshare-net --unshare-pid --unshare-ipc
   --unshare-uts --die-with-parent --new-session)
+bound=()
+bind_ro() { # PATH: bound read-only unless a folder above it is already
+  local dir
+  for dir in "${bound[@]}"; do [[ $1 == "$dir" || $1 == "$dir"/* ]] && return; done
+  bound+=("$1")
+  args+=(--ro-bind "$1" "$1")
+}
+for dir in /usr /etc /opt /sys; do [ -d "$dir" ] && bind_ro "$dir"; done
+for dir in /bin /sbin /lib /lib32 /lib64 /libx32; do
+  if [ -L "$dir" ]; then args+=(--symlink "$(readlink "$dir")" "$dir")
+  elif [ -d "$dir" ]; then bind_ro "$dir"
+  fi
+done
+for tool in cmake ctest ninja make cc c++ gcc g++ nvcc; do
+  tool=$(command -v "$tool" 2>/dev/null) || continue
+  tool=$(readlink -f "$tool")
+  tool=${tool%/*}
+  [ "${tool%/bin}" = "$tool" ] || tool=${tool%/bin}
+  [ -n "$tool" ] && [ "$tool" != / ] && bind_ro "$tool"
+done
 for node in /dev/nvidia* /dev/dxg; do
   [ -e "$node" ] && args+=(--dev-bind "$node" "$node")
 done
-# The folders in WB_SANDBOX_SHOW (the grade's work folder: the build) are visible read-only even
-# under /tmp.
 IFS=: read -r -a show <<<"${WB_SANDBOX_SHOW:-}"
 for dir in "${show[@]}"; do
-  [ -n "$dir" ] && [ -d "$dir" ] && args+=(--ro-bind "$dir" "$dir")
+  [ -n "$dir" ] && [ -e "$dir" ] && args+=(--ro-bind "$dir" "$dir")
 done
 while [ "${1:-}" = --write ] && [ $# -ge 2 ]; do
   args+=(--bind "$2" "$2")
@@ -30,11 +56,18 @@ while [ "${1:-}" = --write ] && [ $# -ge 2 ]; do
 done
 IFS=: read -r -a hide <<<"${WB_SANDBOX_HIDE:-}"
 for dir in "${hide[@]}"; do
-  [ -n "$dir" ] && [ -d "$dir" ] && args+=(--tmpfs "$dir")
+  if [ -n "$dir" ] && [ -d "$dir" ]; then args+=(--tmpfs "$dir")
+  elif [ -n "$dir" ] && [ -e "$dir" ]; then args+=(--ro-bind /dev/null "$dir")
+  fi
 done
 if [ "${1:-}" = --probe ]; then
   out=$(bwrap "${args[@]}" true 2>&1) && exit 0
   echo "bwrap fails: $(head -n 1 <<<"$out")"
   exit 1
 fi
-exec bwrap "${args[@]}" -- "$@"
+started=${WB_SANDBOX_STARTED:-}
+unset WB_SANDBOX_STARTED WB_SANDBOX_SHOW WB_SANDBOX_HIDE
+if [ -z "$started" ]; then exec bwrap "${args[@]}" -- "$@"; fi
+exec 9>>"$started" || exit 1
+# shellcheck disable=SC2016 # expanded by the shell inside the sandbox
+exec bwrap "${args[@]}" -- /bin/sh -c 'echo started >&9; exec 9>&-; exec "$@"' sh "$@"

@@ -17,14 +17,24 @@ source "$(dirname "${BASH_SOURCE[0]}")/../workbook/lib.sh"
 shift
 [ $# -gt 0 ] || { echo "usage: $0 SOURCE_ROOT cheats|rules-off|no-sandbox|nvcc..."; exit 2; }
 # A short time limit per run: the endless loop costs this much, and an orphan must add no more.
-export WORKBOOK_GRADE_TIMEOUT=6
+# The other limits small too (issue 25, item 6): a build may take 40 s (build-time-bomb costs
+# that, twice: its own build and its task judged alone) and 1 GiB per process, a run 256 MiB per
+# process and 64 processes.
+export WORKBOOK_GRADE_TIMEOUT=6 WORKBOOK_GRADE_BUILD_TIMEOUT=40 WORKBOOK_GRADE_BUILD_MEMORY=1024
+export WORKBOOK_GRADE_RUN_MEMORY=256 WORKBOOK_GRADE_RUN_PROCS=64
+# WORKBOOK_CORPUS_ONLY=REGEX grades only the cheats whose name matches (while developing).
+only=${WORKBOOK_CORPUS_ONLY:-}
 corpus=$SOURCE_ROOT/tests/grading/cheats
 marker=/tmp/workbook-grading-cheat-marker
 setsid_marker=/tmp/workbook-grading-setsid-marker
 tree=$SCRATCH/tree
 copy_source_tree "$tree"
 out=$SCRATCH/out.txt
-results=$SCRATCH/results
+# The gradebook and the submissions inside the checkout, as an instructor may keep them: the
+# graded tree must hold neither, nor nest on a regrade (each mode regrades into the same folder).
+results=$tree/grades
+# A grading file with a secret in it (read-hidden-files looks for it).
+printf '03 input --n 777 # SECRET-GRADING-FILE\n' >"$tree/grading-extra.txt"
 
 # The gradebooks are valid whatever the students printed or named their folders (issue 25): XML
 # that xmllint reads, JSON that jq reads, no terminal escape anywhere, output cut per run, messages
@@ -71,6 +81,53 @@ grade_corpus_checks() {
     check "names: the skips are in summary.txt" grep -q -E '^# skipped: ' "$results/summary.txt"
   fi
 }
+# Issue 25, items 3, 4 and 6: could-not-run only from the grader's evidence, the graded tree is the
+# course alone, and the limits hold.
+limit_checks() {
+  local log got secret where
+  if runs run-memory-hog; then
+    log=$results/logs/run-memory-hog/03-hello-copy.log
+    got=$(sed -n 's/^hog: got \([0-9]*\) MiB$/\1/p' "$log" | sort -n | tail -n 1)
+    # A memory cgroup of the run's own (where grade runs as root) holds it to 256 MiB (killed, or
+    # out of time while the kernel reclaims); without one the run has no memory limit (grade warns).
+    if [ "$("$SOURCE_ROOT/shared/workbook/limits.sh" --probe)" = cgroup ]; then
+      check "run-memory-hog: the run got less than 512 MiB (${got:-0} MiB, limit $WORKBOOK_GRADE_RUN_MEMORY)" test "${got:-0}" -lt 512
+    else
+      echo "skip - run-memory-hog: no cgroup can be made here: no run memory limit to check"
+      check "run-memory-hog: grade says the run memory limit is not enforced" grep -q 'run-memory is not enforced' "$out"
+    fi
+  fi
+  if runs fork-loop; then
+    log=$results/logs/fork-loop/03-hello-copy.log
+    got=$(sed -n 's/^forks: \([0-9]*\)$/\1/p' "$log" | sort -n | tail -n 1)
+    check "fork-loop: at most $WORKBOOK_GRADE_RUN_PROCS processes (${got:-?} started)" test "${got:-9999}" -le "$WORKBOOK_GRADE_RUN_PROCS"
+  fi
+  if runs read-hidden-files; then
+    where=("$results/read-hidden-files/results.json")
+    # In the sandbox nothing of it is readable: not even the logs (the instructor's) hold it.
+    [ "$mode" = no-sandbox ] || [ ${#sandbox_choice[@]} -gt 0 ] || where+=("$results/logs/read-hidden-files")
+    check "read-hidden-files: results.json exists" test -f "$results/read-hidden-files/results.json"
+    for secret in SECRET-LESSON-GRADING SECRET-GRADING-FILE SECRET-GIT-HEAD 'int i = blockIdx.x * blockDim.x + threadIdx.x'; do
+      check "read-hidden-files: '$secret' is in no ${where[*]##*/}" bash -c '! grep -r -q -F -e "$1" "${@:2}"' _ "$secret" "${where[@]}"
+    done
+    check "read-hidden-files: its task 3 was judged alone (the splice ran)" test -s "$results/logs/read-hidden-files/03-hello-copy.task-3.log"
+  fi
+  if runs regrade-does-not-nest; then
+    # The graded tree: the harness and the graded lessons, nothing else (git's files or the
+    # allow-list), however many times grade ran into a folder inside the checkout.
+    local graded=$results/work/tree extra
+    extra=$(cd "$graded" && find . -mindepth 1 -maxdepth 1 ! -name workbook ! -name CMakeLists.txt ! -name CMakePresets.json ! -name shared ! -name lessons)
+    check "regrade-does-not-nest: the graded tree holds only the course (extra: ${extra:-none})" test -z "$extra"
+    check "regrade-does-not-nest: no grading.txt in the graded tree" test -z "$(find "$graded" -name grading.txt)"
+    check "regrade-does-not-nest: only the graded lessons" test -z "$(cd "$graded/lessons" && ls | grep -v -x -E '03-hello-copy|08-primes')"
+    check "regrade-does-not-nest: the work folder stays small ($(du -sm "$results/work" | cut -f1) MiB)" test "$(du -sm "$results/work" | cut -f1)" -lt 60
+  fi
+  for name in bwrap-text-forged static-assert-bwrap; do
+    if [ -n "${expect[$name]:-}" ]; then
+      check "$name: no could-not-run for text the student printed" bash -c '! grep -q "could-not-run" <<<"$1"' _ "$(line_of "$name")"
+    fi
+  done
+}
 run_mode() { # MODE
 mode=$1
 unset WORKBOOK_GRADE_RULES WORKBOOK_GRADE_SANDBOX
@@ -91,12 +148,13 @@ case $mode in
 esac
 echo "=== mode $mode"
 rm -f "$marker"
-subs=$SCRATCH/submissions-$mode
+subs=$tree/submissions-$mode
 mkdir -p "$subs"
 expect=() pending=()
 for dir in "$corpus"/*/; do
   dir=${dir%/}
   name=${dir##*/}
+  [ -z "$only" ] || [[ $name =~ $only ]] || continue
   if [ -f "$dir/$expect_name" ]; then
     expect[$name]=$(head -n 1 "$dir/$expect_name")
   elif [ "$mode" = cheats ] && [ -f "$dir/expect.pending" ]; then
@@ -122,9 +180,9 @@ rm -f "$setsid_marker"
 
 started=$(date +%s)
 if [ "$mode" = nvcc ]; then
-  WORKBOOK_CMAKE_ARGS="${WORKBOOK_CMAKE_ARGS:-} -DWB_CUDA=ON" wb "$tree" "$out" grade "$subs" --lessons "$lessons" --output "$results" "${sandbox_choice[@]}"
+  WORKBOOK_CMAKE_ARGS="${WORKBOOK_CMAKE_ARGS:-} -DWB_CUDA=ON" wb "$tree" "$out" grade "$subs" --lessons "$lessons" --output "$results" --grading "$tree/grading-extra.txt" "${sandbox_choice[@]}"
 else
-  wb "$tree" "$out" grade "$subs" --lessons "$lessons" --output "$results" "${sandbox_choice[@]}"
+  wb "$tree" "$out" grade "$subs" --lessons "$lessons" --output "$results" --grading "$tree/grading-extra.txt" "${sandbox_choice[@]}"
 fi
 status=$?
 # Exit 4: a student's entry was skipped (the names case skips two, on purpose).
@@ -188,6 +246,7 @@ if runs write-outside; then
   check "a file written outside the sandbox's /tmp does not appear" test ! -e "$marker"
 fi
 grade_corpus_checks
+limit_checks
 if [ "$mode" = no-sandbox ]; then
   check "no sandbox: one warning line says so" grep -q -E '^warning: no sandbox \(WORKBOOK_GRADE_SANDBOX=off\)' "$out"
 elif "$SOURCE_ROOT/shared/workbook/sandbox.sh" --probe >/dev/null 2>&1; then

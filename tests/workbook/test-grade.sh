@@ -156,19 +156,16 @@ if [ $have_nvcc = yes ]; then
   check "gpu=yes planted: the log says the simulator" grep -q 'graded on the CPU simulator' "$results/logs/alice/$lesson.log"
 fi
 
-# A grader's fault: a hidden input the program refuses. alice is graded again with it: an
-# <error>, exit 3, and no zero anywhere (an empty cell).
+# A grader's fault found before any student: a hidden input the program refuses stops the grade
+# (status 2, naming it); the shipped program is the judge, never a student's run (issue 25).
 subs2=$SCRATCH/one
 mkdir -p "$subs2"
 cp -r "$subs/alice" "$subs2/"
 printf '03 input --no-such-flag 1\n' >"$SCRATCH/grading.txt"
 wb "$tree" "$out" grade "$subs2" --lessons 03 --output "$SCRATCH/results2" --grading "$SCRATCH/grading.txt" --timeout 5
-check "could not run: grade exits 3" status_is $? 3
-check "could not run: says it is the grader's fault" grep -q "the grader's fault" "$out"
-check "could not run: a JUnit <error>, not a failure" grep -q '<error type="could-not-run"' "$SCRATCH/results2/junit.xml"
-check "could not run: errors=1" grep -q 'errors="1"' "$SCRATCH/results2/junit.xml"
-check "could not run: an empty cell, not a zero" test "$(grep -F 'alice,' "$SCRATCH/results2/grades.csv" | tr -d '\r')" = "alice,could-not-run,,,,,,4"
-check "could not run: no results.json (Gradescope shows an autograder failure)" test ! -e "$SCRATCH/results2/alice/results.json"
+check "a hidden input the program refuses: grade exits 2" status_is $? 2
+check "... naming the input" grep -q "hidden input '--no-such-flag 1' is refused by its program" "$out"
+check "... before any student" lacks "$out" "  alice "
 
 # A sandbox that passes its probe but cannot start a submission's build (as where user
 # namespaces are refused later): the grader's fault, could-not-run, exit 3.
@@ -185,6 +182,10 @@ chmod +x "$SCRATCH/fakebin/bwrap"
 PATH=$SCRATCH/fakebin:$PATH WORKBOOK_GRADE_SANDBOX=on WORKBOOK_WRAP=1 wb "$tree" "$out" grade "$subs2" --lessons 03 --output "$SCRATCH/results2" --timeout 5
 check "a sandbox that does not start: grade exits 3" status_is $? 3
 check "a sandbox that does not start: could-not-run, saying so" grep -q -E '^  alice +03 could-not-run: the sandbox did not start' "$out"
+check "could not run: a JUnit <error>, not a failure" grep -q '<error type="could-not-run"' "$SCRATCH/results2/junit.xml"
+check "could not run: errors=1" grep -q 'errors="1"' "$SCRATCH/results2/junit.xml"
+check "could not run: an empty cell, not a zero" test "$(grep -F 'alice,' "$SCRATCH/results2/grades.csv" | tr -d '\r')" = "alice,could-not-run,,,,,,4"
+check "could not run: no results.json (Gradescope shows an autograder failure)" test ! -e "$SCRATCH/results2/alice/results.json"
 check "wrapped for a terminal: every line within 80 columns (but the work folder's)" \
   bash -c '! grep -v -F "$2" "$1" | LC_ALL=C.UTF-8 grep -q -E "^.{81}"' _ "$out" "$SCRATCH"
 
@@ -205,4 +206,7 @@ check "a lesson that does not exist: exit 2" status_is $? 2
 check "... saying so" contains "$out" "there is no lesson 42"
 wb "$tree" "$out" grade "$subs" --timeout soon
 check "a bad --timeout: exit 2" status_is $? 2
+wb "$tree" "$out" grade "$subs" --seed 1
+check "--seed 1 (the shipped inputs, which a table of answers passes): exit 2" status_is $? 2
+check "... saying so" contains "$out" "seed 1 gives the shipped inputs"
 finish
