@@ -7,6 +7,29 @@ include(CheckLanguage)
 set(WB_SHARED_DIR "${CMAKE_CURRENT_LIST_DIR}/.." CACHE INTERNAL "")
 cmake_path(NORMAL_PATH WB_SHARED_DIR)
 set(WB_TEST_TIMEOUT 60 CACHE STRING "Seconds one run of a lesson program may take in a test")
+# The mutants (tests/mutants) in a maintainer build. The sim-race preset turns them off: its tests
+# are those labelled race, and no mutant test is, so building them there (170 programs under
+# ThreadSanitizer) only cost CI minutes (issue 26). ci and sim-asan build and run them (sim-asan's
+# unit.output.width runs each one).
+option(WB_MUTANTS "Build and register the mutant tests in a maintainer build" ON)
+
+# ---- ccache (issue 26): repeated compiles across trees and presets ------------------------------
+# Where ccache is installed and WB_CCACHE is ON (the ci presets; .ci/run installs ccache), every
+# compile goes through it (CMAKE_<LANG>_COMPILER_LAUNCHER). Off by default: a learner's check after
+# an edit always misses the cache, so it would only add ccache's own work; nothing needs it.
+option(WB_CCACHE "Compile through ccache where it is installed" OFF)
+if(WB_CCACHE)
+  find_program(WB_CCACHE_PROGRAM ccache)
+  if(WB_CCACHE_PROGRAM)
+    foreach(lang C CXX CUDA)
+      if(NOT CMAKE_${lang}_COMPILER_LAUNCHER)
+        set(CMAKE_${lang}_COMPILER_LAUNCHER "${WB_CCACHE_PROGRAM}")
+      endif()
+    endforeach()
+  else()
+    message(STATUS "workbook: WB_CCACHE is ON but ccache is not installed; compiling without it")
+  endif()
+endif()
 
 # ---- Sanitizers (sim-asan, sim-race presets): the whole host build, no CUDA -------------------
 if(WB_SANITIZE STREQUAL "address")
@@ -230,8 +253,10 @@ function(workbook_lesson)
       add_test(NAME ${lesson}.skeleton
                COMMAND bash "${WB_SHARED_DIR}/cmake/skeleton-guard.sh" "${exercise_file}" "${solution_file}")
       set_tests_properties(${lesson}.skeleton PROPERTIES LABELS "guard;lesson${number}")
-      workbook_mutants(${lesson} ${number} ${guard_backend} "${solution_file}" "${host_sources}"
-                       "${L_LIBRARIES}" "${L_OPENMP}" "${L_TEST_ARGS}")
+      if(WB_MUTANTS)
+        workbook_mutants(${lesson} ${number} ${guard_backend} "${solution_file}" "${host_sources}"
+                         "${L_LIBRARIES}" "${L_OPENMP}" "${L_TEST_ARGS}")
+      endif()
     endif()
   endif()
 endfunction()
