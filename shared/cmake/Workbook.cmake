@@ -232,8 +232,10 @@ function(workbook_lesson)
     add_test(NAME ${lesson}.exercise.nvcc
              COMMAND bash "${WB_SHARED_DIR}/cmake/nvcc-check.sh" "${CMAKE_CUDA_COMPILER}" "${exercise_file}"
                      "-I${CMAKE_CURRENT_SOURCE_DIR}" "-I${WB_SHARED_DIR}/harness")
+    # Its verdict is kept by content hash (nvcc-check.sh): `run NN` after `check NN` needs no nvcc.
     set_tests_properties(${lesson}.exercise.nvcc PROPERTIES
-      LABELS "exercise;nvcc;lesson${number}" TIMEOUT 300)
+      LABELS "exercise;nvcc;lesson${number}" TIMEOUT 300
+      ENVIRONMENT "WB_NVCC_CACHE=${CMAKE_BINARY_DIR}/nvcc-verdicts")
   endif()
 
   if(BUILD_TESTING AND WB_TESTS STREQUAL "maintainer")

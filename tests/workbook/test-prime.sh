@@ -19,8 +19,8 @@ uses_ccache=no
 if [[ " $WORKBOOK_CMAKE_ARGS " == *" -DWB_CCACHE=ON "* ]] && command -v ccache >/dev/null; then
   uses_ccache=yes
 fi
-compiles=$(grep -h -F ccache "$tree/build/CMakeFiles/Makefile2" \
-  "$tree/build/shared/sim/runtime/CMakeFiles/cusim.dir/build.make" "$tree/build/build.ninja" 2>/dev/null | head -n 3)
+compiles=$(grep -h -F ccache "$tree/build/CMakeFiles/rules.ninja" \
+  "$tree/build/shared/sim/runtime/CMakeFiles/cusim.dir/build.make" 2>/dev/null | head -n 3)
 if [ $uses_ccache = yes ]; then
   check "the copy compiles through ccache" grep -q ccache <<<"$compiles"
   (cd "$tree" && timeout 1500 cmake --build build -j 2 --target wb_harness_sim cusim-rewrite cusim) \
