@@ -15,6 +15,9 @@ if ! command -v bwrap >/dev/null; then
 fi
 args=(--ro-bind / / --dev /dev --proc /proc --tmpfs /tmp --unshare-net --unshare-pid --unshare-ipc
   --unshare-uts --die-with-parent --new-session)
+# A graded build never goes through ccache (a build configured with WB_CCACHE=ON, as CI's copies
+# are): its cache is read-only here, and a grade takes nothing from a cache others wrote.
+args+=(--setenv CCACHE_DISABLE 1)
 for node in /dev/nvidia* /dev/dxg; do
   [ -e "$node" ] && args+=(--dev-bind "$node" "$node")
 done
