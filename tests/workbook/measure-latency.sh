@@ -15,7 +15,7 @@
 # figures are not comparable). It builds every lesson once, so it takes a while: --lessons
 # narrows it. It is not a test: it asserts nothing and is not registered with CTest.
 #   --runs N          checks per lesson for the median (default 5)
-#   --lessons "..."   the lessons to time (default: all)
+#   --lessons "..."   the lessons to time (default: all; "none": only the first ./workbook)
 #   --cmake-args ".." WORKBOOK_CMAKE_ARGS for the copy (default: none, the learner's own build)
 #   --keep            keep the copy (its path is printed)
 set -u -o pipefail
@@ -92,6 +92,7 @@ if [ -z "$lessons" ]; then
   for dir in "$tree"/lessons/[0-9][0-9]-*/; do [ -f "$dir/CMakeLists.txt" ] && lessons+="$(basename "$dir" | cut -c1-2) "; done
 fi
 rows=()
+[ "$lessons" = none ] && lessons=''
 for n in $lessons; do
   dir=$(echo "$tree"/lessons/"$n"-*/)
   dir=${dir%/}
