@@ -10,7 +10,8 @@ Usage: $WB_NAME export DIR [--lessons LIST] [--verify]
 Writes a student bundle to DIR (new or empty, outside this tree): the
 workbook script, the build files, shared/ and the lessons in LIST (numbers
 and ranges, e.g. 03-05,07; default: all), each exercise as shipped, with a
-README of the student's commands and the learner's docs. Never in it:
+README of the student's commands and the learner's docs (in English and
+Simplified Chinese: docs/zh-CN/, each lesson's *.zh-CN.md). Never in it:
 solutions/, the project's tests/ and .ci/, the maintainer docs and recipes,
 build folders, .git, reset backups, lessons/*/grading.txt (points, hidden
 inputs). A snapshot of the exercises (.workbook/shipped/) lets reset work
@@ -65,7 +66,9 @@ copy_tree() { # SRC DST [FIND-PRUNE-TESTS...]
 # The files to ship come from git's index where the tree is a git work tree (an untracked file
 # never ships: a submission, a gradebook, a grading file), else from the tree's files (no .git,
 # build folders, .bak). Each is one of: ship (the workbook script, the build files, shared/, the
-# chosen lessons but their grading.txt, the learner's docs), home (the project's own machinery:
+# chosen lessons but their grading.txt, the learner's docs in English and Simplified Chinese: a
+# lesson's README.zh-CN.md and hints.zh-CN.md, docs/zh-CN/ but the instructor guide), home (the
+# project's own machinery and its top README in either language:
 # solutions/, tests/, .ci/, the maintainer docs and recipes, grading files, lessons not chosen)
 # or foreign (anything else). Outside git a foreign file refuses the bundle, by name: export cannot
 # tell a submission or a gradebook from the course.
@@ -76,7 +79,8 @@ export_kind() { # PATH LESSON... -> ship | home | foreign
   case $path in
     *.bak | lessons/*/grading.txt) echo home; return ;;
     workbook | CMakeLists.txt | .gitignore | shared/* | docs/getting-started.md | docs/troubleshooting.md) echo ship; return ;;
-    README.md | CMakePresets.json | .clang-format | .ci/* | tests/* | solutions/* | .workbook/* | docs/*.md | docs/recipes/* | docs/template/*)
+    docs/zh-CN/getting-started.md | docs/zh-CN/troubleshooting.md | docs/zh-CN/glossary.md) echo ship; return ;;
+    README.md | README.zh-CN.md | CMakePresets.json | .clang-format | .ci/* | tests/* | solutions/* | .workbook/* | docs/*.md | docs/recipes/* | docs/template/*)
       echo home; return ;;
     lessons/*/*)
       lesson=${path#lessons/}
@@ -258,6 +262,14 @@ EOF
 More: \`docs/getting-started.md\` (setting up, laptops without a GPU) and
 \`docs/troubleshooting.md\` (drivers, CUDA errors and what they mean).
 EOF
+  if [ -f "$WB_ROOT/docs/zh-CN/getting-started.md" ]; then
+    cat <<EOF
+
+中文：\`docs/zh-CN/getting-started.md\`（入门）、\`docs/zh-CN/troubleshooting.md\`（故障排除）、
+\`docs/zh-CN/glossary.md\`（术语表）；有中文版的课程旁边有 \`README.zh-CN.md\` 和
+\`hints.zh-CN.md\`。提示用中文显示：\`WORKBOOK_LANG=zh-CN ./workbook hint NN\`。
+EOF
+  fi
 }
 # The bundle's CMakePresets.json: the learner's presets only (the project's ci and sanitizer
 # presets need its tests and solutions, which do not ship).
