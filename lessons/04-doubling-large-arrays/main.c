@@ -144,6 +144,7 @@ static int full_load_blocks(const wb_device *device) {
 int main(int argc, char **argv) {
   wb_args args;
   wb_parse_args(argc, argv, &program, &args);
+  args.n = wb_seeded_n(&program, &args); /* --seed S: a size of its own (a grade uses one) */
   int n = (int)args.n;
   size_t bytes = (size_t)n * sizeof(double);
   wb_require_host_memory(&program, 3.0 * (double)bytes);

@@ -144,6 +144,7 @@ static void print_figures(const wb_args *args, const wb_device *device, const ch
 int main(int argc, char **argv) {
   wb_args args;
   wb_parse_args(argc, argv, &program, &args);
+  args.n = wb_seeded_n(&program, &args); /* --seed S: a size of its own (a grade uses one) */
   long long n = args.n;
   size_t bytes = float_bytes(n);
   /* Host: a, b, the reference and your result. Device: a, b, out, plus the three arrays

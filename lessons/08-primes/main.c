@@ -61,6 +61,7 @@ static void list_primes(const wb_args *args, const char *who, const unsigned cha
 int main(int argc, char **argv) {
   wb_args args;
   wb_parse_args(argc, argv, &program, &args);
+  args.n = wb_seeded_n(&program, &args); /* --seed S: a size of its own (a grade uses one) */
   int n = (int)args.n;
   wb_require_host_memory(&program, 2.0 * n);
 

@@ -170,6 +170,7 @@ static void CUDART_CB hold_the_stream(void *unused) {
 int main(int argc, char **argv) {
   wb_args args;
   wb_parse_args(argc, argv, &program, &args);
+  args.n = wb_seeded_n(&program, &args); /* --seed S: a size of its own (a grade uses one) */
   size_t n = (size_t)args.n;
   size_t bytes = n * sizeof(int);
   wb_require_host_memory(&program, 4.0 * (double)bytes);

@@ -219,6 +219,7 @@ static void print_gemm_figure(const wb_args *args, const char *label, double ms,
 int main(int argc, char **argv) {
   wb_args args;
   wb_parse_args(argc, argv, &program, &args);
+  args.n = wb_seeded_n(&program, &args); /* --seed S: a size of its own (a grade uses one) */
   int side = (int)args.n;
   /* The non-square product: (side/2 + 1) x (side + 5) times (side + 5) x (side/3 + 2). */
   int m2 = side / 2 + 1, k2 = side + 5, n2 = side / 3 + 2;

@@ -102,7 +102,7 @@ function(workbook_keep_asserts target)
 endfunction()
 
 # workbook_lesson([TEST_ARGS "--n 1" "--n 2" ...] [RACE_MAX_N N] [LIBRARIES ...] [CUDA_LIBRARIES ...]
-#                 [OPENMP])
+#                 [OPENMP] [DATA_FROM_N])
 #
 # Builds the lesson in the current folder (lessons/NN-slug) for every backend:
 #   NN-slug.exercise.sim / .cuda   from exercise.cu  (or .cpu from exercise.c for CPU lessons)
@@ -112,10 +112,14 @@ endfunction()
 # solution and runs the guards (exercise-is-open, skeleton).
 # RACE_MAX_N: the largest --n its checks run under ThreadSanitizer, where the default (5000, in
 # run-lesson.sh) is too slow for the lesson (a --n that is a matrix side: n x n CUDA threads).
+# DATA_FROM_N: the lesson's input data is a function of n alone (i * i, arange, the numbers
+# below n), so --seed changes its size and nothing else (NN-slug.seeded-inputs checks the data
+# too unless it is given; the lesson's CMakeLists.txt says why).
 # CUDA_LIBRARIES are linked into the nvcc-built programs only (the toolkit's libraries, such as
 # CUDA::nvrtc and CUDA::cublas; the simulator builds its own counterparts into libcusim).
 function(workbook_lesson)
-  cmake_parse_arguments(PARSE_ARGV 0 L "OPENMP" "RACE_MAX_N" "TEST_ARGS;LIBRARIES;CUDA_LIBRARIES")
+  cmake_parse_arguments(PARSE_ARGV 0 L "OPENMP;DATA_FROM_N" "RACE_MAX_N"
+                        "TEST_ARGS;LIBRARIES;CUDA_LIBRARIES")
   if(L_UNPARSED_ARGUMENTS)
     message(FATAL_ERROR "workbook_lesson: unknown arguments ${L_UNPARSED_ARGUMENTS}")
   endif()
@@ -255,6 +259,26 @@ function(workbook_lesson)
       add_test(NAME ${lesson}.skeleton
                COMMAND bash "${WB_SHARED_DIR}/cmake/skeleton-guard.sh" "${exercise_file}" "${solution_file}")
       set_tests_properties(${lesson}.skeleton PROPERTIES LABELS "guard;lesson${number}")
+      # A grade's seeded run ("--n 1000 --seed S") checks a size and data of its own, which no
+      # table of the shipped answers knows: tests/harness/seeded-inputs.sh runs the solution with
+      # two seeds at that size. Not under a sanitizer (the plain build proves it).
+      if(NOT WB_SANITIZE)
+        set(seeded_data seeded)
+        if(L_DATA_FROM_N)
+          set(seeded_data from-n)
+        endif()
+        add_test(NAME ${lesson}.seeded-inputs
+                 COMMAND bash "${PROJECT_SOURCE_DIR}/tests/harness/seeded-inputs.sh"
+                         ${WB_TEST_TIMEOUT} ${seeded_data}
+                         $<TARGET_FILE:${lesson}.solution.${guard_backend}> ${L_TEST_ARGS})
+        set_tests_properties(${lesson}.seeded-inputs PROPERTIES
+          LABELS "guard;seed;${guard_backend};lesson${number}" SKIP_RETURN_CODE 77
+          TIMEOUT ${WB_RUN_CTEST_TIMEOUT})
+        if(WB_RUN_ENVIRONMENT)
+          set_property(TEST ${lesson}.seeded-inputs APPEND PROPERTY ENVIRONMENT
+                       "${WB_RUN_ENVIRONMENT}")
+        endif()
+      endif()
       if(WB_MUTANTS)
         workbook_mutants(${lesson} ${number} ${guard_backend} "${solution_file}" "${host_sources}"
                          "${L_LIBRARIES}" "${L_OPENMP}" "${L_TEST_ARGS}")
@@ -269,6 +293,7 @@ endfunction()
 #   # expect: REGEX        (extended regular expression the failing run's output must contain)
 #   # args: --n 1000       (argument sets, separated by ';'; default the lesson's TEST_ARGS)
 #   # env: NAME=VALUE      (environment for the run, separated by ';')
+#   # passes: shipped      (a cheat: it must PASS the lesson's TEST_ARGS too, test NAME.shipped)
 # Test names: NN-slug.mutant.NAME, labels mutant and lessonNN.
 function(workbook_mutants lesson number backend solution_file host_sources libraries openmp test_args)
   file(GLOB mutant_scripts "${PROJECT_SOURCE_DIR}/tests/mutants/${lesson}/*.sed")
@@ -279,6 +304,8 @@ function(workbook_mutants lesson number backend solution_file host_sources libra
     file(STRINGS "${script}" expect REGEX "^# expect: ")
     file(STRINGS "${script}" args REGEX "^# args: ")
     file(STRINGS "${script}" environment REGEX "^# env: ")
+    file(STRINGS "${script}" passes REGEX "^# passes: ")
+    string(REGEX REPLACE "^# passes: " "" passes "${passes}")
     if(NOT expect)
       message(FATAL_ERROR "${script}: no '# expect: REGEX' line")
     endif()
@@ -325,6 +352,22 @@ function(workbook_mutants lesson number backend solution_file host_sources libra
     endif()
     if(environment)
       set_property(TEST ${target} APPEND PROPERTY ENVIRONMENT "${environment}")
+    endif()
+    # "# passes: shipped": a cheat that knows the shipped answers (a table of them) passes every
+    # shipped size, so its `# args:` (a --seed run) is what catches it: NN-slug.mutant.NAME.shipped
+    # proves the first half, the mutant test the second.
+    if(passes STREQUAL "shipped")
+      add_test(NAME ${target}.shipped
+               COMMAND bash "${WB_SHARED_DIR}/cmake/run-lesson.sh" check ${WB_TEST_TIMEOUT}
+                       $<TARGET_FILE:${target}> ${test_args})
+      set_tests_properties(${target}.shipped PROPERTIES
+        LABELS "mutant;${backend};lesson${number}" SKIP_RETURN_CODE 77
+        TIMEOUT ${WB_RUN_CTEST_TIMEOUT})
+      if(WB_RUN_ENVIRONMENT)
+        set_property(TEST ${target}.shipped APPEND PROPERTY ENVIRONMENT "${WB_RUN_ENVIRONMENT}")
+      endif()
+    elseif(passes)
+      message(FATAL_ERROR "${script}: '# passes:' takes 'shipped', not '${passes}'")
     endif()
   endforeach()
 endfunction()

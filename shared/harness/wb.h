@@ -97,10 +97,18 @@ typedef struct {
 /* Parse the uniform flags. Bad input prints one line and the usage to stderr and exits 2;
  * --help prints the usage to stdout and exits 0. */
 void wb_parse_args(int argc, char **argv, const wb_program *program, wb_args *args);
-/* The size a run checks: n itself, or with --seed S (any S but the default 1) a size in (n/2, n]
- * that depends on S, never below min_n. A grade adds a run with a seed of its own, so an answer
- * that knows the shipped sizes (a table of them) meets a size it has not seen. */
+/* The size a run checks: n itself, or with --seed S (any S but the default 1) a size in (n/2, n)
+ * that depends on S (never n itself, never below min_n). A grade adds a run with a seed of its own,
+ * so an answer that knows the shipped sizes (a table of them) meets a size it has not seen. */
 long long wb_seeded_n(const wb_program *program, const wb_args *args);
+
+/* What a check ran on, for the test that proves every lesson's seeded run meets new inputs
+ * (tests/harness/seeded-inputs.sh): the size wb_seeded_n returned, and a digest (FNV-1a) of the
+ * first 64 bytes of every input made from the seed, which shows the data's own dependence on the
+ * seed whatever the size. wb_fill_* record theirs; a driver that makes inputs another way records
+ * them with wb_input_record. Only when WB_INPUT_DIGEST names a file does wb_finish append one line
+ * to it, "size N data HEX inputs K"; otherwise nothing is recorded or written. */
+void wb_input_record(const void *data, size_t bytes);
 
 /* Exit 2 with a one-line reason unless `bytes` of host memory can plausibly be allocated. */
 void wb_require_host_memory(const wb_program *program, double bytes);

@@ -243,30 +243,25 @@ load_grading() { # LESSON-FILE-ROOT GRADING-FILE LESSON...: fill GRADE_POINTS an
 }
 
 # --- Tasks: their titles and regions ---------------------------------------------------------------
-task_titles() { # EXERCISE-FILE -> "N<TAB>title" per task
-  sed -n -E 's@^[[:space:]]*(//|/\*) ---- task ([0-9]+):? *(.*)$@\2\t\3@p' "$1" |
+# shellcheck source=../cmake/skeleton-guard.sh
+source "${BASH_SOURCE[0]%/*}/../cmake/skeleton-guard.sh"
+task_titles() { # EXERCISE-FILE -> "N<TAB>title" per task (the shipped marker lines: WB_TASK_START_RE)
+  awk -v start_re="$WB_TASK_START_RE" '$0 ~ start_re' "$1" | sed -n -E 's@^[[:space:]]*(//|/\*) ---- task ([0-9]+):? *(.*)$@\2\t\3@p' |
     sed -E 's/[[:space:]]*-*[[:space:]]*(\*\/)?[[:space:]]*$//'
 }
-task_region() { # FILE TASK: the lines of that task's region (markers excluded)
-  awk -v t="$2" '/^[ \t]*(\/\/|\/\*) ---- end of task [0-9]+/ { on = 0; next }
-    /^[ \t]*(\/\/|\/\*) ---- task [0-9]+/ { match($0, /task [0-9]+/); on = (substr($0, RSTART + 5, RLENGTH - 5) == t); next }
-    on' "$1"
+# The regions of a submission, found by the one reader (regions_read, shared/cmake/skeleton-guard.sh:
+# the shipped exercise's marker lines, byte for byte), the one the submission rules use too.
+task_region() { # SHIPPED FILE TASK: the lines of that task's region in FILE (markers excluded)
+  regions_read "$1" "$2" body "$3"
 }
-splice_task() { # BASE DONOR TASK: BASE with task TASK's region taken from DONOR
-  # The donor's path (a student's folder, any name) goes by the environment: -v would expand
-  # backslashes in it.
-  WB_DONOR=$2 awk -v t="$3" '
-    function region(   line, on, n, out, donor) {
-      donor = ENVIRON["WB_DONOR"]
-      while ((getline line < donor) > 0) {
-        if (line ~ /^[ \t]*(\/\/|\/\*) ---- end of task [0-9]+/) { if (on) break; continue }
-        if (line ~ /^[ \t]*(\/\/|\/\*) ---- task [0-9]+/) { match(line, /task [0-9]+/); on = (substr(line, RSTART + 5, RLENGTH - 5) == t); continue }
-        if (on) printf "%s\n", line
-      }
-    }
-    /^[ \t]*(\/\/|\/\*) ---- end of task [0-9]+/ { if (skip) { skip = 0 } print; next }
-    /^[ \t]*(\/\/|\/\*) ---- task [0-9]+/ { print; match($0, /task [0-9]+/); if (substr($0, RSTART + 5, RLENGTH - 5) == t) { skip = 1; region() } next }
-    !skip' "$1"
+splice_task() { # SHIPPED BASE DONOR TASK: BASE (the reference) with task TASK's region from DONOR
+  WB_REGIONS_BASE=$2 regions_read "$1" "$3" splice "$4"
+}
+# What the compiler gets from a submission: the shipped exercise with the submission's region
+# bodies put in, so nothing outside the regions survives (the rules found its markers exact). With
+# WORKBOOK_GRADE_RULES=off (testing the sandbox alone) the file as submitted.
+rebuilt_submission() { # SHIPPED FILE
+  if [ "${WORKBOOK_GRADE_RULES:-on}" = off ]; then cat "$2"; else regions_read "$1" "$2" rebuild; fi
 }
 
 # --- One attempt: build the exercise now in the tree, run every input, say what happened ---------
@@ -434,6 +429,7 @@ grade_nvcc_rejects() { # LOG: the attempt fails as nvcc says
   show_nvcc_errors 2>&1 | head -c "$GRADE_OUTPUT_LIMIT" | clean_text >>"$1"
   line=$(grep -m 1 -E ':[0-9]+: error' "$NVCC_LOG" | head -c 300 | sed -E 's@^[^ :]*/([^/ :]+):@\1:@')
   ATTEMPT=compile-error ATTEMPT_MESSAGE="does not compile (nvcc): $(clean_line "${line:-see the log}")" ATTEMPT_TASKS=''
+  GRADE_NVCC_REJECTED=yes # grade_credit gives no task credit then
 }
 grade_crash_message() { # a cusim: error line -> "crash: WHAT (task N) in kernel 'K', block (..), thread (..)"
   local line=$1 what task kernel block thread
@@ -456,7 +452,15 @@ grade_crash_message() { # a cusim: error line -> "crash: WHAT (task N) in kernel
 # not judged (no points). Writes "T" lines to the student's record: see grade_record.
 grade_credit() { # STUDENT NN-slug FILE VERDICT BACKEND LOG RECORD
   local student=$1 lesson=$2 file=$3 verdict=$4 backend=$5 log=$6 record=$7
-  local name shipped solution task title points mine task_verdict note
+  local name shipped solution task title points mine task_verdict note nvcc_rejected=${GRADE_NVCC_REJECTED:-}
+  # A lesson nvcc rejects (where nvcc is installed: grade_nvcc_rejects) earns no task credit: on a
+  # GPU nothing of it would run, so no task is judged alone on the simulator. So does one the
+  # simulator rejects for a rule of nvcc's (its rewriter says "(nvcc rejects this too)"), where
+  # nvcc is not installed. (Text of the student's in that log can only cost the student.)
+  [ "$verdict" = compile-error ] && grep -q -F '(nvcc rejects this too)' "$STATE/logs/$lesson.build.log" 2>/dev/null &&
+    nvcc_rejected=yes
+  [ "$verdict" = compile-error ] || nvcc_rejected=''
+  GRADE_NVCC_REJECTED=''
   name=$(basename "$(exercise_file "$lesson")")
   shipped=$GRADE_SHIPPED/$lesson/$name
   solution=$GRADE_SOLUTIONS/$lesson/solution.${name##*.}
@@ -469,18 +473,20 @@ grade_credit() { # STUDENT NN-slug FILE VERDICT BACKEND LOG RECORD
       pass) task_verdict=pass ;;
       not-submitted | refused | could-not-run) task_verdict=$verdict ;;
       *)
-        mine=$(task_region "$file" "$task")
-        if [ "$mine" = "$(task_region "$shipped" "$task")" ]; then
+        mine=$(task_region "$shipped" "$file" "$task")
+        if [ "$nvcc_rejected" = yes ]; then
+          task_verdict=fail note="nvcc (the compiler of record) rejects the lesson: no task earns credit"
+        elif [ "$mine" = "$(task_region "$shipped" "$shipped" "$task")" ]; then
           task_verdict=fail note="left as shipped"
         elif [ -z "$solution" ]; then
           if [[ ",$ATTEMPT_TASKS," == *",$task,"* ]]; then task_verdict=fail note="named by the check"
           else task_verdict=not-judged note="no solutions/ to judge it alone"
           fi
-        elif [ "$mine" = "$(task_region "$solution" "$task")" ]; then
+        elif [ "$mine" = "$(task_region "$shipped" "$solution" "$task")" ]; then
           task_verdict=pass note="same as the reference"
         else
           grade_restore "$WB_ROOT" "$BUILD"
-          splice_task "$solution" "$file" "$task" >"$(exercise_file "$lesson")"
+          splice_task "$shipped" "$solution" "$file" "$task" >"$(exercise_file "$lesson")"
           echo "--- task $task alone (the reference's other tasks):" >>"$log"
           local saved_tasks=$ATTEMPT_TASKS
           grade_attempt "$lesson" "$backend" "$log"
@@ -503,6 +509,7 @@ grade_credit() { # STUDENT NN-slug FILE VERDICT BACKEND LOG RECORD
     printf 'T\037%s\037%s\037%s\037%s\037%s\037%s\037%s\n' "$lesson" "$task" "$task_verdict" "$got" "$points" "$title" "${note//$'\037'/ }" >>"$record"
     echo "  task $task ($title): $task_verdict${got:+, $got of $points points}${note:+ ($note)}" >>"$log"
   done < <(task_titles "$shipped")
+  GRADE_NVCC_REJECTED='' # the per-task attempts above may set it: never for the next submission
 }
 
 # --- The gradebooks, written from the students' records --------------------------------------------
@@ -910,7 +917,8 @@ cmd_grade() {
         # so the build sees the change).
         grade_restore "$tree" "$gbuild"
         GRADE_LAST="$student, lesson ${lesson%%-*}"
-        cp "$file" "$(exercise_file "$lesson")" && touch "$(exercise_file "$lesson")"
+        rebuilt_submission "$GRADE_SHIPPED/$lesson/$(basename "$(exercise_file "$lesson")")" "$file" >"$(exercise_file "$lesson")" &&
+          touch "$(exercise_file "$lesson")"
         echo "graded on $(backend_words "$backend")" >>"$log"
         grade_attempt "$lesson" "$backend" "$log"
         verdict=$ATTEMPT message=$ATTEMPT_MESSAGE

@@ -11,6 +11,9 @@
 #   --check      compare ROOT's exercises with the list: one line per difference, exit 1
 # Sourced, it defines only the functions (task_fingerprints, compare_with_shipped_tasks).
 set -u
+# The marker lines: the one definition (shared/cmake/skeleton-guard.sh, regions_read).
+# shellcheck source=../cmake/skeleton-guard.sh
+source "$(dirname "${BASH_SOURCE[0]}")/../cmake/skeleton-guard.sh"
 
 WB_TASK_SUMS_LIST=shared/workbook/shipped-tasks.sha256
 
@@ -21,11 +24,11 @@ task_fingerprints() { # ROOT NN-slug/NAME
   while IFS= read -r -d '' region; do
     sum=$(printf '%s' "${region#*$'\n'}" | sha256sum | cut -d' ' -f1)
     printf '%s  %s %s\n' "$sum" "$2" "${region%%$'\n'*}"
-  done < <(awk '
-    /^[ \t]*(\/\/|\/\*) ---- task [0-9]+/ {
+  done < <(awk -v start_re="$WB_TASK_START_RE" -v end_re="$WB_TASK_END_RE" '
+    $0 ~ start_re {
       match($0, /task [0-9]+/); task = substr($0, RSTART, RLENGTH); inside = 1
       body = $0 "\n"; outside = outside "<" task ">\n"; next }
-    /^[ \t]*(\/\/|\/\*) ---- end of task [0-9]+/ {
+    $0 ~ end_re {
       if (inside) printf "%s\n%s%c", task, body, 0; inside = 0; outside = outside $0 "\n"; next }
     inside { body = body $0 "\n"; next }
     { outside = outside $0 "\n" }

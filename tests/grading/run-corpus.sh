@@ -7,13 +7,15 @@
 #                    alone (`expect-rules-off`)
 #   MODE no-sandbox  the rules off and WORKBOOK_GRADE_SANDBOX=off: what the record, the fresh
 #                    copy per submission and the process groups catch alone (`expect-no-sandbox`)
+#   MODE nvcc        the cheats with an `expect-nvcc` file, graded with the CUDA toolkit
+#                    (-DWB_CUDA=ON), nvcc being the compiler of record; skipped without nvcc
 # A cheat is a folder NAME/ (the student) holding NN-slug/exercise.* and one-line files with the
 # extended regular expression its grade line must match after "NN " (e.g. "^refused: "); an
 # optional setup.sh makes what git cannot hold (links, absolute paths: $STUDENT, $SUBMISSIONS,
 # $TREE). `expect.pending` marks a cheat not caught yet: it is graded and reported, not counted.
 source "$(dirname "${BASH_SOURCE[0]}")/../workbook/lib.sh"
 shift
-[ $# -gt 0 ] || { echo "usage: $0 SOURCE_ROOT cheats|rules-off|no-sandbox..."; exit 2; }
+[ $# -gt 0 ] || { echo "usage: $0 SOURCE_ROOT cheats|rules-off|no-sandbox|nvcc..."; exit 2; }
 # A short time limit per run: the endless loop costs this much, and an orphan must add no more.
 export WORKBOOK_GRADE_TIMEOUT=6
 corpus=$SOURCE_ROOT/tests/grading/cheats
@@ -74,6 +76,15 @@ mode=$1
 unset WORKBOOK_GRADE_RULES WORKBOOK_GRADE_SANDBOX
 case $mode in
   cheats) expect_name=expect ;;
+  nvcc)
+    # The cheats nvcc must judge (an expect-nvcc file): graded again with the CUDA toolkit, where
+    # it is installed (the other modes build for the simulator alone, -DWB_CUDA=OFF in CI).
+    expect_name=expect-nvcc
+    if ! command -v nvcc >/dev/null; then
+      echo "=== mode nvcc"
+      echo "skip - nvcc is not installed: the cheats with an expect-nvcc file are not graded with it"
+      return 0
+    fi ;;
   rules-off) expect_name='expect-rules-off'; export WORKBOOK_GRADE_RULES=off ;;
   no-sandbox) expect_name='expect-no-sandbox'; export WORKBOOK_GRADE_RULES=off WORKBOOK_GRADE_SANDBOX=off ;;
   *) echo "unknown mode $mode"; exit 2 ;;
@@ -110,7 +121,11 @@ fi
 rm -f "$setsid_marker"
 
 started=$(date +%s)
-wb "$tree" "$out" grade "$subs" --lessons "$lessons" --output "$results" "${sandbox_choice[@]}"
+if [ "$mode" = nvcc ]; then
+  WORKBOOK_CMAKE_ARGS="${WORKBOOK_CMAKE_ARGS:-} -DWB_CUDA=ON" wb "$tree" "$out" grade "$subs" --lessons "$lessons" --output "$results" "${sandbox_choice[@]}"
+else
+  wb "$tree" "$out" grade "$subs" --lessons "$lessons" --output "$results" "${sandbox_choice[@]}"
+fi
 status=$?
 # Exit 4: a student's entry was skipped (the names case skips two, on purpose).
 if [ -n "${expect[names]:-}" ]; then check "grade: exit 4 (names skipped)" status_is $status 4
@@ -125,6 +140,13 @@ line_of() { # STUDENT: the verdict after "NN " on its grade line for its lesson
   sed -n "s/^  $1 \{1,\}$(cheat_lesson "$1") //p" "$out" | head -n 1
 }
 runs() { [ -n "${expect[$1]:-}" ] && [[ ${expect[$1]} != "^refused"* ]]; } # STUDENT: graded and run
+# In mode nvcc the grading build must have nvcc's check of each lesson graded (else the mode proves
+# nothing): the toolkit was found.
+if [ "$mode" = nvcc ]; then
+  for name in "${!expect[@]}"; do
+    check "nvcc: the grading build checks $name's lesson with nvcc" grep -q -F "$(cd "$subs/$name" && ls -d [0-9][0-9]-* | head -n 1).exercise.nvcc" "$results"/work/build/lessons/*/CTestTestfile.cmake
+  done
+fi
 for name in "${!expect[@]}"; do
   got=$(line_of "$name")
   if grep -q -E -- "${expect[$name]}" <<<"$got"; then
@@ -173,6 +195,16 @@ elif "$SOURCE_ROOT/shared/workbook/sandbox.sh" --probe >/dev/null 2>&1; then
 fi
 if [ -n "${expect[correct]:-}" ]; then
   check "tasks.txt: the correct submission passes every task" grep -q -E '^correct 03 3 pass$' "$results/tasks.txt"
+fi
+if [ -n "${expect[kernel-calls-rand]:-}" ]; then
+  # The verdict and the points agree in every gradebook: nvcc rejects the lesson, no task earns.
+  check "kernel-calls-rand: no task passes in tasks.txt" test "$(grep -c -E '^kernel-calls-rand 04 [0-9]+ pass$' "$results/tasks.txt")" -eq 0
+  check "kernel-calls-rand: its 3 tasks fail in tasks.txt" test "$(grep -c -E '^kernel-calls-rand 04 [0-9]+ fail$' "$results/tasks.txt")" -eq 3
+  check "kernel-calls-rand: grades.csv says compile-error with 0 points" grep -q -E '^kernel-calls-rand,(.*,)?compile-error,0,0,0,0([^0-9]|$)' "$results/grades.csv"
+  check "kernel-calls-rand: junit.xml fails it with 0 points" bash -c 'tr "\n" " " <"$1" | grep -q -E "<testcase classname=\"kernel-calls-rand\" name=\"04-doubling-large-arrays\"[^>]*> *<properties><property name=\"points\" value=\"0\"/>[^<]*(<property [^>]*/>)*</properties> *<failure type=\"compile-error\""' _ "$results/junit.xml"
+  if command -v jq >/dev/null; then
+    check "kernel-calls-rand: results.json gives 0 points" bash -c 'jq -e ".score == 0" "$1" >/dev/null' _ "$results/kernel-calls-rand/results.json"
+  fi
 fi
 if [ -n "${expect[wrong-answer]:-}" ]; then
   check "tasks.txt: the wrong answer fails a task" grep -q -E '^wrong-answer 03 [0-9]+ fail$' "$results/tasks.txt"

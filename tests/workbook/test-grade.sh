@@ -7,7 +7,8 @@
 #               edited to print PASS (never used): wrong-result, 2/4 (a partial; tasks 2 and 3
 #               need task 1's kernel, and are judged with the reference's, so nothing counts twice)
 #   carol       correct, but task 1's kernel calls atoi(), a host function: the simulator accepts
-#               it, nvcc does not: compile-error naming nvcc (only where nvcc is installed)
+#               it, nvcc does not: compile-error naming nvcc, and no task credit, 0/3 (only where
+#               nvcc is installed; issue 25: per-task judging on the simulator gave it 2)
 #   dave        task 1 writes far past the end: crash, naming the kernel, block and thread
 #   erin        task 1 never ends: timeout, naming the limit (--timeout 5)
 #   frank       nothing for the lesson: not-submitted, 0/4
@@ -94,7 +95,8 @@ check "wrong-result names the task" grep -q -E 'wrong-result: FAIL: .*task' <<<"
 check "compile-error gives the compiler's first error" grep -q -E 'compile-error: does not compile( \(nvcc\))?: exercise.cu:[0-9]+(:[0-9]+)?: error' <<<"$(line gina)"
 check "not submitted" grep -q -E 'not-submitted' <<<"$(line frank)"
 if [ $have_nvcc = yes ]; then
-  check "csv: carol does not compile with nvcc" grep -q -E '^carol,compile-error,2,0,1,1,' <(tr -d '\r' <"$csv")
+  check "csv: carol does not compile with nvcc, and earns no task credit" grep -q -E '^carol,compile-error,0,0,0,0,' <(tr -d '\r' <"$csv")
+  check "tasks.txt: none of carol's tasks passes" test "$(grep -c -E '^carol 03 [0-9]+ pass$' "$(dirname "$csv")/tasks.txt")" -eq 0
   check "carol: nvcc's message" grep -q -F 'does not compile (nvcc): exercise.cu' <<<"$(line carol)"
   check "carol: ... naming the host function" grep -q -F 'atoi' <<<"$(line carol)"
 fi
