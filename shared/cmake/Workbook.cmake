@@ -7,6 +7,29 @@ include(CheckLanguage)
 set(WB_SHARED_DIR "${CMAKE_CURRENT_LIST_DIR}/.." CACHE INTERNAL "")
 cmake_path(NORMAL_PATH WB_SHARED_DIR)
 set(WB_TEST_TIMEOUT 60 CACHE STRING "Seconds one run of a lesson program may take in a test")
+# The mutants (tests/mutants) in a maintainer build. The sim-race preset turns them off: its tests
+# are those labelled race, and no mutant test is, so building them there (170 programs under
+# ThreadSanitizer) only cost CI minutes (issue 26). ci and sim-asan build and run them (sim-asan's
+# unit.output.width runs each one).
+option(WB_MUTANTS "Build and register the mutant tests in a maintainer build" ON)
+
+# ---- ccache (issue 26): repeated compiles across trees and presets ------------------------------
+# Where ccache is installed and WB_CCACHE is ON (the ci presets; .ci/run installs ccache), every
+# compile goes through it (CMAKE_<LANG>_COMPILER_LAUNCHER). Off by default: a learner's check after
+# an edit always misses the cache, so it would only add ccache's own work; nothing needs it.
+option(WB_CCACHE "Compile through ccache where it is installed" OFF)
+if(WB_CCACHE)
+  find_program(WB_CCACHE_PROGRAM ccache)
+  if(WB_CCACHE_PROGRAM)
+    foreach(lang C CXX CUDA)
+      if(NOT CMAKE_${lang}_COMPILER_LAUNCHER)
+        set(CMAKE_${lang}_COMPILER_LAUNCHER "${WB_CCACHE_PROGRAM}")
+      endif()
+    endforeach()
+  else()
+    message(STATUS "workbook: WB_CCACHE is ON but ccache is not installed; compiling without it")
+  endif()
+endif()
 
 # ---- Sanitizers (sim-asan, sim-race presets): the whole host build, no CUDA -------------------
 if(WB_SANITIZE STREQUAL "address")
@@ -213,8 +236,10 @@ function(workbook_lesson)
     add_test(NAME ${lesson}.exercise.nvcc
              COMMAND bash "${WB_SHARED_DIR}/cmake/nvcc-check.sh" "${CMAKE_CUDA_COMPILER}" "${exercise_file}"
                      "-I${CMAKE_CURRENT_SOURCE_DIR}" "-I${WB_SHARED_DIR}/harness")
+    # Its verdict is kept by content hash (nvcc-check.sh): `run NN` after `check NN` needs no nvcc.
     set_tests_properties(${lesson}.exercise.nvcc PROPERTIES
-      LABELS "exercise;nvcc;lesson${number}" TIMEOUT 300)
+      LABELS "exercise;nvcc;lesson${number}" TIMEOUT 300
+      ENVIRONMENT "WB_NVCC_CACHE=${CMAKE_BINARY_DIR}/nvcc-verdicts")
   endif()
 
   if(BUILD_TESTING AND WB_TESTS STREQUAL "maintainer")
@@ -254,8 +279,10 @@ function(workbook_lesson)
                        "${WB_RUN_ENVIRONMENT}")
         endif()
       endif()
-      workbook_mutants(${lesson} ${number} ${guard_backend} "${solution_file}" "${host_sources}"
-                       "${L_LIBRARIES}" "${L_OPENMP}" "${L_TEST_ARGS}")
+      if(WB_MUTANTS)
+        workbook_mutants(${lesson} ${number} ${guard_backend} "${solution_file}" "${host_sources}"
+                         "${L_LIBRARIES}" "${L_OPENMP}" "${L_TEST_ARGS}")
+      endif()
     endif()
   endif()
 endfunction()

@@ -43,6 +43,9 @@ for tool in cmake ctest ninja make cc c++ gcc g++ nvcc; do
   [ "${tool%/bin}" = "$tool" ] || tool=${tool%/bin}
   [ -n "$tool" ] && [ "$tool" != / ] && bind_ro "$tool"
 done
+# A graded build never goes through ccache (a build configured with WB_CCACHE=ON, as CI's copies
+# are): its cache is read-only here, and a grade takes nothing from a cache others wrote.
+args+=(--setenv CCACHE_DISABLE 1)
 for node in /dev/nvidia* /dev/dxg; do
   [ -e "$node" ] && args+=(--dev-bind "$node" "$node")
 done

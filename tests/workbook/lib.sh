@@ -26,6 +26,11 @@ if ! bash "$SOURCE_ROOT/shared/workbook/sandbox.sh" --probe >/dev/null 2>&1; the
 fi
 
 SCRATCH=$(mktemp -d "${TMPDIR:-/tmp}/workbook-$TEST_NAME.XXXXXX")
+# Where the copies compile through ccache (WB_CCACHE, CI), paths under the temporary folder are
+# hashed relative to each compile's folder, so every test's copy shares the objects that
+# unit.workbook.prime put in the cache (issue 26). Harmless without ccache.
+CCACHE_BASEDIR=${TMPDIR:-/tmp}
+export CCACHE_BASEDIR=${CCACHE_BASEDIR%/}
 cleanup() {
   if [ "${WORKBOOK_TEST_KEEP:-0}" = 1 ]; then echo "kept: $SCRATCH"; else rm -rf "$SCRATCH"; fi
 }

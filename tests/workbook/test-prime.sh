@@ -1,0 +1,34 @@
+#!/usr/bin/env bash
+# unit.workbook.prime: the fixture (workbook_build) that the unit.workbook.* tests which build run
+# after. It configures a learner copy of the tree the way they configure theirs and, where the
+# copies compile through ccache (WB_CCACHE=ON in WORKBOOK_TEST_CMAKE_ARGS and ccache installed, as
+# in CI), builds the harness, the rewriter and the simulator's runtime once: every later copy then
+# takes those objects from the cache instead of compiling them again (lib.sh sets CCACHE_BASEDIR,
+# so the copies' different folders hash alike). Without ccache there is nothing to share, and it
+# only checks that the copies compile without a launcher.
+source "$(dirname "${BASH_SOURCE[0]}")/lib.sh"
+
+tree=$SCRATCH/tree
+copy_source_tree "$tree"
+# shellcheck disable=SC2086 # WORKBOOK_CMAKE_ARGS is a list of arguments, as the workbook splits it
+(cd "$tree" && cmake --preset default -B "$tree/build" $WORKBOOK_CMAKE_ARGS -DWB_LESSONS=01) \
+  >"$SCRATCH/configure.log" 2>&1
+check "a learner copy configures" status_is $? 0
+
+uses_ccache=no
+if [[ " $WORKBOOK_CMAKE_ARGS " == *" -DWB_CCACHE=ON "* ]] && command -v ccache >/dev/null; then
+  uses_ccache=yes
+fi
+compiles=$(grep -h -F ccache "$tree/build/CMakeFiles/rules.ninja" \
+  "$tree/build/shared/sim/runtime/CMakeFiles/cusim.dir/build.make" 2>/dev/null | head -n 3)
+if [ $uses_ccache = yes ]; then
+  check "the copy compiles through ccache" grep -q ccache <<<"$compiles"
+  (cd "$tree" && timeout 1500 cmake --build build -j 2 --target wb_harness_sim cusim-rewrite cusim) \
+    >"$SCRATCH/build.log" 2>&1
+  check "the harness, the rewriter and the runtime build once for every copy" status_is $? 0
+  ccache --show-stats 2>/dev/null | sed 's/^/    | /' | head -n 12
+else
+  check "without ccache the copy compiles without a launcher" test -z "$compiles"
+  echo "    (no ccache for the copies: nothing to build ahead; each test builds its own)"
+fi
+finish
