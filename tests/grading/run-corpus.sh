@@ -136,7 +136,10 @@ case $mode in
   nvcc)
     # The cheats nvcc must judge (an expect-nvcc file): graded again with the CUDA toolkit, where
     # it is installed (the other modes build for the simulator alone, -DWB_CUDA=OFF in CI).
+    # The rules are off here, so that what reaches nvcc is what a cheat wrote (has-include-solution:
+    # nvcc runs in the sandbox, where the solution's path does not exist); no case here needs them.
     expect_name=expect-nvcc
+    export WORKBOOK_GRADE_RULES=off
     if ! command -v nvcc >/dev/null; then
       echo "=== mode nvcc"
       echo "skip - nvcc is not installed: the cheats with an expect-nvcc file are not graded with it"
