@@ -43,6 +43,14 @@ sed "$((line - 1))a\\  __CONCAT(sig, nal)(11, 0);" "$s15" >"$SCRATCH/signal2.cu"
 check "lesson 15: signal() spelt with __CONCAT is refused" refused "$l15" "$SCRATCH/signal2.cu" 'uses signal.*as the compiler sees it'
 
 # The corpus' refusals, here without a build.
+# Each setup.sh gets a copy of the course as its TREE: some plant secrets in it (a grading.txt, a
+# .git/HEAD), which must never land in the checkout this test runs from.
+head_before=$(cat "$SOURCE_ROOT/.git/HEAD" 2>/dev/null)
+setup_tree=$SCRATCH/setup-tree
+mkdir -p "$setup_tree/shared" "$setup_tree/tests"
+cp -r "$SOURCE_ROOT/lessons" "$SOURCE_ROOT/solutions" "$setup_tree/"
+cp -r "$SOURCE_ROOT/shared/cmake" "$setup_tree/shared/"
+cp -r "$SOURCE_ROOT/tests/mutants" "$setup_tree/tests/"
 for dir in "$SOURCE_ROOT"/tests/grading/cheats/*/; do
   name=${dir%/}
   name=${name##*/}
@@ -53,7 +61,7 @@ for dir in "$SOURCE_ROOT"/tests/grading/cheats/*/; do
   mkdir -p "$student"
   cp -r "$dir"/[0-9][0-9]-* "$student/" 2>/dev/null
   if [ -f "$dir/setup.sh" ]; then
-    STUDENT=$student SUBMISSIONS=$SCRATCH/cheats TREE=$SOURCE_ROOT bash "$dir/setup.sh" || continue
+    STUDENT=$student SUBMISSIONS=$SCRATCH/cheats TREE=$setup_tree bash "$dir/setup.sh" || continue
   fi
   file=$(ls "$student"/[0-9][0-9]-*/exercise.c* 2>/dev/null | head -n 1)
   # A link is refused by grade before the rules (screen_submission), not by them.
@@ -84,4 +92,7 @@ line=$(grep -n -- '---- task 2' "$l03" | cut -d: -f1)
 { head -n "$line" "$l03"; echo '#define A0 x x'; for i in $(seq 1 18); do echo "#define A$i A$((i - 1)) A$((i - 1))"; done
   echo '  int A18;'; tail -n +"$((line + 1))" "$l03"; } >"$SCRATCH/bomb.cu"
 check "a macro bomb in a region is refused" refused "$l03" "$SCRATCH/bomb.cu" 'characters long'
+# The setup scripts planted their secrets in the copy, not in this checkout.
+check "the checkout has no lesson grading.txt planted by a setup.sh" test ! -e "$SOURCE_ROOT/lessons/03-hello-copy/grading.txt"
+check "the checkout's .git/HEAD is as it was" test "$(cat "$SOURCE_ROOT/.git/HEAD" 2>/dev/null)" = "$head_before"
 finish
