@@ -1527,7 +1527,8 @@ static void strip_launch_bounds(rewriter *r) {
 
 /* Pass 1: every function declared outside function bodies, with its execution spaces; marks
  * in body_space the '{' of each definition's body. */
-static void collect_functions(rewriter *r, function_table *table, unsigned char *body_space) {
+static void collect_functions(rewriter *r, function_table *table, unsigned char *body_space,
+                              unsigned char *device_body) {
   unsigned char *in_function = NULL;
   size_t brace_count = 0, brace_capacity = 0, parens = 0;
   for (size_t i = 0; i < r->token_count && !r->out_of_memory && !r->stopped; i++) {
@@ -1625,6 +1626,8 @@ static void collect_functions(rewriter *r, function_table *table, unsigned char 
         body_space[k] =
             (unsigned char)(r->tokens[i].system ? SPACE_UNKNOWN
                                                 : spaces | (is_constexpr ? SPACE_CONSTEXPR : 0));
+        /* written __device__ or __global__, in any file: the built-ins resolve there */
+        device_body[k] = (unsigned char)(global_at != NO_TOKEN || device_at != NO_TOKEN);
         if (spaces == SPACE_GLOBAL && !r->tokens[i].system) note_kernel(r, table, first, i, k);
         break;
       }
@@ -1989,30 +1992,96 @@ static void check_calls(rewriter *r, function_table *table, const unsigned char 
   free(spaces);
 }
 
+/* ---- the built-in variables: names in device code only (issue 27, item 4) ---------------- */
+
+/* On preprocessed input the headers leave threadIdx, blockIdx, blockDim and gridDim undefined
+ * (cusim_device.h): in a __device__ or __global__ body, and in any block or lambda inside one, or
+ * a lambda written __device__, each of these names that is not a member (.x, ->x, ::x) becomes
+ * the simulator's read of it. Elsewhere the name is the program's own: a host variable,
+ * parameter or member named gridDim builds, as under nvcc. A local variable of device code with
+ * one of these names is the limit (nvcc lets it hide the built-in; here it does not compile). */
+static const char *const builtin_names[] = {"threadIdx", "blockIdx", "blockDim", "gridDim", NULL};
+static const char *const builtin_reads[] = {
+    "::cusim::detail::builtin_thread_idx()", "::cusim::detail::builtin_block_idx()",
+    "::cusim::detail::builtin_block_dim()", "::cusim::detail::builtin_grid_dim()"};
+
+/* The '{' at open follows __device__ in its own statement: [=] __device__ (int i) { ... }. */
+static int opens_device_lambda(const rewriter *r, size_t open) {
+  for (size_t k = open; k-- > 0 && open - k < 64;) {
+    if (is_statement_boundary(r, k)) return 0;
+    if (token_is(r, k, "__device__")) return 1;
+  }
+  return 0;
+}
+
+static void rewrite_builtins(rewriter *r, const unsigned char *device_body) {
+  unsigned char *in_device = NULL;
+  size_t brace_count = 0, brace_capacity = 0;
+  for (size_t i = 0; i < r->token_count && !r->out_of_memory && !r->stopped; i++) {
+    int inside = brace_count > 0 && in_device[brace_count - 1];
+    if (token_is_char(r, i, '{')) {
+      if (!reserve((void **)&in_device, &brace_capacity, brace_count + 1, 1)) {
+        r->out_of_memory = 1;
+        break;
+      }
+      in_device[brace_count++] =
+          (unsigned char)(inside || device_body[i] || opens_device_lambda(r, i));
+      continue;
+    }
+    if (token_is_char(r, i, '}')) {
+      if (brace_count > 0) brace_count--;
+      continue;
+    }
+    if (!inside || !token_is_identifier(r, i)) continue;
+    int which = -1;
+    for (int b = 0; builtin_names[b]; b++)
+      if (token_is(r, i, builtin_names[b])) which = b;
+    if (which < 0 || token_is_char(r, i - 1, '.') || token_is(r, i - 1, "->") ||
+        token_is(r, i - 1, "::"))
+      continue;
+    size_t start = r->tokens[i].start, end = start + r->tokens[i].length;
+    int covered = 0; /* inside a launch's or a declaration's rewritten text: left as it is */
+    for (size_t e = 0; e < r->edit_count && !covered; e++)
+      covered = r->edits[e].start < end && r->edits[e].end > start;
+    if (covered) continue;
+    r->scratch.size = 0;
+    scratch_text(r, builtin_reads[which]);
+    add_edit(r, i, start, end);
+  }
+  free(in_device);
+}
+
 static void check_rules(rewriter *r) {
   unsigned char *body_space = calloc(r->token_count + 1, 1);
+  unsigned char *device_body = calloc(r->token_count + 1, 1);
   function_table table = {0};
-  if (!body_space) {
+  if (!body_space || !device_body) {
+    free(body_space);
+    free(device_body);
     r->out_of_memory = 1;
     return;
   }
-  collect_functions(r, &table, body_space);
+  collect_functions(r, &table, body_space, device_body);
   check_calls(r, &table, body_space);
   /* Only preprocessed input has the headers that declare the registry. */
   if (r->marker_count > 0) {
     register_kernels(r, &table);
     strip_launch_bounds(r);
+    rewrite_builtins(r, device_body);
   }
   free(table.slots);
   free(table.kernels);
   free(body_space);
+  free(device_body);
 }
 
 /* ---- output ----------------------------------------------------------------------------- */
 
 static int compare_edits(const void *a, const void *b) {
   const edit *x = a, *y = b;
-  return x->start < y->start ? -1 : x->start > y->start;
+  /* at one offset an insertion (empty range) goes before a replacement that starts there */
+  if (x->start != y->start) return x->start < y->start ? -1 : 1;
+  return x->end < y->end ? -1 : x->end > y->end;
 }
 
 static size_t count_newlines(const char *data, size_t size) {
