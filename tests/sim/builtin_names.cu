@@ -28,8 +28,10 @@ __global__ void fill(unsigned *out, unsigned *dims) {
   unsigned i = global_index();
   auto from_lambda = [&] { return blockIdx.x * blockDim.x + threadIdx.x; };
   cg::thread_block block = cg::this_thread_block();
-  if (from_lambda() == i && block.thread_rank() == threadIdx.x) out[i] = i;
-  else out[i] = 0xFFFFFFFFu;
+  if (from_lambda() == i && block.thread_rank() == threadIdx.x)
+    out[i] = i;
+  else
+    out[i] = 0xFFFFFFFFu;
   if (i == 0) {
     dims[0] = gridDim.x;
     dims[1] = blockDim.x;

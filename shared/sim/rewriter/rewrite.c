@@ -1284,6 +1284,7 @@ enum {
 
 typedef struct function_name {
   size_t token;         /* a token spelling the name */
+  size_t scope;         /* the namespace or class it is declared in (Q of Q::f), or NO_TOKEN */
   unsigned spaces;      /* union of the spaces of all its declarations */
   unsigned user_spaces; /* the same, of its declarations outside system headers */
   int user;             /* declared at least once outside a system header */
@@ -1295,6 +1296,9 @@ typedef struct function_table {
   /* Non-template __global__ definitions, for cudaLaunchKernel's registry: name, '(' and '{'. */
   size_t *kernels;
   size_t kernel_count, kernel_capacity;
+  /* Namespace aliases (namespace cg = cooperative_groups;): alias and namespace name tokens. */
+  size_t *aliases;
+  size_t alias_count, alias_capacity;
 } function_table;
 
 static uint64_t token_hash(const rewriter *r, size_t i) {
@@ -1309,18 +1313,33 @@ static int same_token_text(const rewriter *r, size_t a, size_t b) {
          memcmp(token_text(r, a), token_text(r, b), r->tokens[a].length) == 0;
 }
 
-static function_name *table_find(const rewriter *r, const function_table *table, size_t name) {
+/* The table holds each name twice: by its short name (scope NO_TOKEN: all its declarations) and
+ * by its scope and name (the declarations in that namespace or class), for qualified calls. */
+static uint64_t entry_hash(const rewriter *r, size_t scope, size_t name) {
+  return token_hash(r, name) ^ (scope == NO_TOKEN ? 0 : token_hash(r, scope) * 31u);
+}
+
+static int same_scope(const rewriter *r, size_t a, size_t b) {
+  return a == NO_TOKEN || b == NO_TOKEN ? a == b : same_token_text(r, a, b);
+}
+
+static function_name *table_find_in(const rewriter *r, const function_table *table, size_t scope,
+                                    size_t name) {
   if (!table->capacity) return NULL;
-  for (size_t k = token_hash(r, name) & (table->capacity - 1);;
+  for (size_t k = entry_hash(r, scope, name) & (table->capacity - 1);;
        k = (k + 1) & (table->capacity - 1)) {
     function_name *slot = &table->slots[k];
     if (slot->token == NO_TOKEN) return NULL;
-    if (same_token_text(r, slot->token, name)) return slot;
+    if (same_token_text(r, slot->token, name) && same_scope(r, slot->scope, scope)) return slot;
   }
 }
 
-static function_name *table_add(rewriter *r, function_table *table, size_t name) {
-  function_name *found = table_find(r, table, name);
+static function_name *table_find(const rewriter *r, const function_table *table, size_t name) {
+  return table_find_in(r, table, NO_TOKEN, name);
+}
+
+static function_name *table_add_in(rewriter *r, function_table *table, size_t scope, size_t name) {
+  function_name *found = table_find_in(r, table, scope, name);
   if (found) return found;
   if ((table->count + 1) * 2 > table->capacity) {
     size_t capacity = table->capacity ? table->capacity * 2 : 1024;
@@ -1332,7 +1351,7 @@ static function_name *table_add(rewriter *r, function_table *table, size_t name)
     for (size_t k = 0; k < capacity; k++) slots[k].token = NO_TOKEN;
     for (size_t k = 0; k < table->capacity; k++) {
       if (table->slots[k].token == NO_TOKEN) continue;
-      size_t j = token_hash(r, table->slots[k].token) & (capacity - 1);
+      size_t j = entry_hash(r, table->slots[k].scope, table->slots[k].token) & (capacity - 1);
       while (slots[j].token != NO_TOKEN) j = (j + 1) & (capacity - 1);
       slots[j] = table->slots[k];
     }
@@ -1340,14 +1359,36 @@ static function_name *table_add(rewriter *r, function_table *table, size_t name)
     table->slots = slots;
     table->capacity = capacity;
   }
-  size_t k = token_hash(r, name) & (table->capacity - 1);
+  size_t k = entry_hash(r, scope, name) & (table->capacity - 1);
   while (table->slots[k].token != NO_TOKEN) k = (k + 1) & (table->capacity - 1);
   table->slots[k].token = name;
+  table->slots[k].scope = scope;
   table->slots[k].spaces = 0;
   table->slots[k].user = 0;
   table->slots[k].user_spaces = 0;
   table->count++;
   return &table->slots[k];
+}
+
+/* The name of the namespace or class whose body the '{' at open starts (the identifier after
+ * 'namespace', 'struct', 'class' or 'union' in its statement), or NO_TOKEN (an anonymous
+ * namespace, extern "C", an initializer). */
+static size_t scope_opened(const rewriter *r, size_t open) {
+  for (size_t k = open; k-- > 0 && open - k < 64;) {
+    if (is_statement_boundary(r, k)) return NO_TOKEN;
+    if (token_is(r, k, "namespace") || token_is(r, k, "struct") || token_is(r, k, "class") ||
+        token_is(r, k, "union"))
+      return token_is_identifier(r, k + 1) && !token_in_list(r, k + 1, reserved_words) ? k + 1
+                                                                                       : NO_TOKEN;
+  }
+  return NO_TOKEN;
+}
+
+/* What a qualifier names: the namespace an alias stands for, or itself. */
+static size_t resolve_alias(const rewriter *r, const function_table *table, size_t q) {
+  for (size_t a = 0; a < table->alias_count; a++)
+    if (same_token_text(r, table->aliases[2 * a], q)) return table->aliases[2 * a + 1];
+  return q;
 }
 
 /* Library functions that exist only on the host (CUDA's device library has none of them). */
@@ -1530,14 +1571,19 @@ static void strip_launch_bounds(rewriter *r) {
 static void collect_functions(rewriter *r, function_table *table, unsigned char *body_space,
                               unsigned char *device_body) {
   unsigned char *in_function = NULL;
-  size_t brace_count = 0, brace_capacity = 0, parens = 0;
+  size_t *scopes = NULL; /* per open brace: the innermost named namespace or class, or NO_TOKEN */
+  size_t brace_count = 0, brace_capacity = 0, scope_capacity = 0, parens = 0;
   for (size_t i = 0; i < r->token_count && !r->out_of_memory && !r->stopped; i++) {
     int inside = brace_count > 0 && in_function[brace_count - 1];
+    size_t scope = brace_count > 0 ? scopes[brace_count - 1] : NO_TOKEN;
     if (token_is_char(r, i, '{')) {
-      if (!reserve((void **)&in_function, &brace_capacity, brace_count + 1, 1)) {
+      if (!reserve((void **)&in_function, &brace_capacity, brace_count + 1, 1) ||
+          !reserve((void **)&scopes, &scope_capacity, brace_count + 1, sizeof *scopes)) {
         r->out_of_memory = 1;
         break;
       }
+      size_t opened = inside || body_space[i] ? NO_TOKEN : scope_opened(r, i);
+      scopes[brace_count] = opened != NO_TOKEN ? opened : scope;
       in_function[brace_count++] = (unsigned char)(inside || body_space[i]);
       parens = 0;
       continue;
@@ -1548,6 +1594,23 @@ static void collect_functions(rewriter *r, function_table *table, unsigned char 
       continue;
     }
     if (inside) continue;
+    if (token_is(r, i, "namespace") && token_is_identifier(r, i + 1) &&
+        token_is_char(r, i + 2, '=')) { /* namespace cg = cooperative_groups; */
+      size_t target = NO_TOKEN;
+      for (size_t k = i + 3; k < r->token_count && k - i < 64 && !token_is_char(r, k, ';'); k++)
+        if (token_is_identifier(r, k)) target = k;
+      if (target != NO_TOKEN) {
+        if (!reserve((void **)&table->aliases, &table->alias_capacity, 2 * table->alias_count + 2,
+                     sizeof *table->aliases)) {
+          r->out_of_memory = 1;
+          break;
+        }
+        table->aliases[2 * table->alias_count] = i + 1;
+        table->aliases[2 * table->alias_count + 1] = target;
+        table->alias_count++;
+      }
+      continue;
+    }
     if (token_is_char(r, i, ';')) parens = 0;
     if (token_is_char(r, i, '(')) parens++;
     if (token_is_char(r, i, ')') && parens > 0) parens--;
@@ -1604,13 +1667,20 @@ static void collect_functions(rewriter *r, function_table *table, unsigned char 
       if (device_at != NO_TOKEN) spaces |= SPACE_DEVICE;
       if (is_constexpr) spaces |= SPACE_HOST | SPACE_DEVICE;
     }
-    function_name *entry = table_add(r, table, i);
-    if (!entry) break;
-    entry->spaces |= spaces;
-    if (!r->tokens[i].system) {
-      entry->user = 1;
-      entry->user_spaces |= spaces;
+    /* its scope: Q of an out-of-line Q::f, or the namespace or class around it */
+    size_t own_scope =
+        token_is(r, i - 1, "::") && i > 1 && token_is_identifier(r, i - 2) ? i - 2 : scope;
+    for (int pass = 0; pass < 2; pass++) {
+      if (pass == 1 && own_scope == NO_TOKEN) break;
+      function_name *entry = table_add_in(r, table, pass == 0 ? NO_TOKEN : own_scope, i);
+      if (!entry) break;
+      entry->spaces |= spaces;
+      if (!r->tokens[i].system) {
+        entry->user = 1;
+        entry->user_spaces |= spaces;
+      }
     }
+    if (r->out_of_memory) break;
     /* The body, if this is a definition: after the parameters, qualifiers and a constructor's
      * initializers. */
     size_t close = skip_group_forward(r, i + 1, '(', ')');
@@ -1635,6 +1705,7 @@ static void collect_functions(rewriter *r, function_table *table, unsigned char 
     }
   }
   free(in_function);
+  free(scopes);
 }
 
 /* The space of a '{' inside a function body: a lambda's body is unknown (its space depends on
@@ -1972,7 +2043,16 @@ static void check_calls(rewriter *r, function_table *table, const unsigned char 
     if (!is_name(r, i) || !token_is_char(r, i + 1, '(')) continue;
     if (token_is_char(r, i - 1, '.') || token_is(r, i - 1, "->") || token_is_char(r, i - 1, '~'))
       continue;
-    function_name *entry = table_find(r, table, i);
+    function_name *entry;
+    if (token_is(r, i - 1, "::") && i > 1 && token_is_identifier(r, i - 2)) {
+      /* Q::f (cg::reduce) is Q's f, never a namesake elsewhere: unknown in Q, no rule applies */
+      entry = table_find_in(r, table, resolve_alias(r, table, i - 2), i);
+      if (!entry) continue;
+    } else if (token_is(r, i - 1, "::") && i > 1 && token_is_char(r, i - 2, '>')) {
+      continue; /* C<T>::f: a template's member, not known by name */
+    } else {
+      entry = table_find(r, table, i);
+    }
     unsigned callee = entry ? entry->spaces : 0;
     /* An unqualified call finds the user's function, not a system header's namesake in std. */
     unsigned user_callee =
@@ -2071,6 +2151,7 @@ static void check_rules(rewriter *r) {
   }
   free(table.slots);
   free(table.kernels);
+  free(table.aliases);
   free(body_space);
   free(device_body);
 }
