@@ -903,6 +903,72 @@ static int is_storage_word(const rewriter *r, size_t i, void *unused) {
          token_is(r, i, "__device__");
 }
 
+/* The name of the declarator in tokens [from, to): the last plain identifier before its array
+ * part, not a type's template name, qualifier or attribute, and not a keyword; or NO_TOKEN. */
+static size_t declarator_name(const rewriter *r, size_t from, size_t to) {
+  size_t name = NO_TOKEN, depth = 0, angle = 0;
+  for (size_t k = from; k < to; k++) {
+    if (depth == 0 && token_is_char(r, k, '[')) break;
+    if (token_is_char(r, k, '(')) depth++;
+    if (token_is_char(r, k, ')') && depth > 0) depth--;
+    if (depth > 0) continue;
+    if (token_is_char(r, k, '<')) angle++;
+    if (token_is_char(r, k, '>') && angle > 0) angle--;
+    if (angle == 0 && is_name(r, k) && !token_is_char(r, k + 1, '(') &&
+        !token_is_char(r, k + 1, '<') && !token_is(r, k + 1, "::") && !token_is(r, k - 1, "::"))
+      name = k;
+  }
+  return name;
+}
+
+/* One declarator's replacement: typedef BASE PTRS cusim_shared_t_NAME DIMS; and the reference
+ * (or, extern, the pointer into the dynamic arena) named NAME. Tokens [first, base_end) are the
+ * specifiers shared by all declarators, [ptrs, name) this declarator's '*'s, (name, end) its
+ * array part. */
+static void scratch_shared_declarator(rewriter *r, size_t first, size_t base_end, size_t ptrs,
+                                      size_t name, size_t end, int is_extern, int is_aligned) {
+  scratch_text(r, "typedef ");
+  scratch_tokens(r, first, base_end, is_storage_word, NULL);
+  if (ptrs < name) {
+    scratch_text(r, " ");
+    scratch_tokens(r, ptrs, name, is_storage_word, NULL);
+  }
+  scratch_text(r, " cusim_shared_t_");
+  scratch_token(r, name);
+  scratch_tokens(r, name + 1, end, is_storage_word, NULL);
+  scratch_text(r, "; ");
+  if (is_extern) {
+    const char *element[] = {"::std::remove_extent_t<cusim_shared_t_", NULL, ">"};
+    for (int pointer = 0; pointer < 2; pointer++) {
+      if (pointer) scratch_text(r, " = (");
+      scratch_text(r, element[0]);
+      scratch_token(r, name);
+      scratch_text(r, element[2]);
+      scratch_text(r, pointer ? "*)::cusim::shared_dynamic();" : "* const ");
+      if (!pointer) scratch_token(r, name);
+    }
+  } else {
+    scratch_text(r, "cusim_shared_t_");
+    scratch_token(r, name);
+    scratch_text(r, "& ");
+    scratch_token(r, name);
+    scratch_text(r, " = *::cusim::shared_var<cusim_shared_t_");
+    scratch_token(r, name);
+    /* A template argument loses a typedef's alignment attribute, so an aligned declaration's
+     * site also tells the alignment (an addition to the contract in docs/architecture.md: site()
+     * returns it). */
+    if (is_aligned) {
+      scratch_text(r, ">([]{ return alignof(cusim_shared_t_");
+      scratch_token(r, name);
+      scratch_text(r, "); });");
+    } else {
+      scratch_text(r, ">([]{});");
+    }
+  }
+}
+
+enum { MAX_SHARED_DECLARATORS = 64 };
+
 /* Rewrites the __shared__ declaration around token at; returns the token the scan continues at. */
 static size_t rewrite_shared(rewriter *r, size_t at) {
   const char *unsupported = "cannot rewrite this __shared__ declaration for the simulator "
@@ -934,6 +1000,7 @@ static size_t rewrite_shared(rewriter *r, size_t at) {
   /* Forward to the ';', noting the declarator's name, its array part and what is not allowed. */
   size_t depth = 0, angle = 0, end = NO_TOKEN, dimensions = NO_TOKEN, name = NO_TOKEN;
   size_t comma = NO_TOKEN, initializer = NO_TOKEN, alignas_at = NO_TOKEN;
+  size_t commas[MAX_SHARED_DECLARATORS], comma_count = 0; /* between declarators */
   int is_extern = 0, is_aligned = 0;
   for (size_t k = first; k < r->token_count; k++) {
     if (token_is_directive(r, k)) {
@@ -954,7 +1021,15 @@ static size_t rewrite_shared(rewriter *r, size_t at) {
       if ((token_is_char(r, k, '{') || token_is_char(r, k, '=')) && angle == 0 &&
           initializer == NO_TOKEN)
         initializer = k;
-      if (token_is_char(r, k, ',') && angle == 0 && comma == NO_TOKEN) comma = k;
+      if (token_is_char(r, k, ',') && angle == 0) {
+        if (comma == NO_TOKEN) comma = k;
+        if (comma_count == MAX_SHARED_DECLARATORS) {
+          report(r, k, "more __shared__ declarators in one declaration than the simulator takes",
+                 NO_TOKEN, NULL);
+          return at + 1;
+        }
+        commas[comma_count++] = k;
+      }
       if (dimensions == NO_TOKEN && token_is_char(r, k, '<')) angle++;
       if (dimensions == NO_TOKEN && token_is_char(r, k, '>') && angle > 0) angle--;
       if (token_is(r, k, "extern")) is_extern = 1;
@@ -994,13 +1069,6 @@ static size_t rewrite_shared(rewriter *r, size_t at) {
     report(r, at, unsupported, NO_TOKEN, NULL);
     return end + 1;
   }
-  if (comma != NO_TOKEN) {
-    report(r, comma,
-           "several variables in one __shared__ declaration; the simulator needs each in its own "
-           "declaration",
-           NO_TOKEN, NULL);
-    return end + 1;
-  }
   if (initializer != NO_TOKEN) {
     report(r, initializer, "__shared__ variable '", name,
            "' has an initializer; CUDA does not allow initializing __shared__ variables "
@@ -1014,48 +1082,31 @@ static size_t rewrite_shared(rewriter *r, size_t at) {
            NO_TOKEN, NULL);
     return end + 1;
   }
-  if (is_extern &&
-      !(end == name + 3 && token_is_char(r, name + 1, '[') && token_is_char(r, name + 2, ']'))) {
-    report(r, name, "extern __shared__ variable '", name,
-           "' must be an array of unknown size, as in 'extern __shared__ float name[];'");
-    return end + 1;
-  }
-
-  /* typedef TYPE cusim_shared_t_NAME DIMENSIONS; ... */
+  /* Several declarators (__shared__ int x, y[4];): each its own variable, as nvcc makes them. The
+   * specifiers end before the first declarator's '*'s; each declarator keeps its own. */
+  size_t base_end = name;
+  while (base_end > first &&
+         (token_is_char(r, base_end - 1, '*') || token_is_char(r, base_end - 1, '&') ||
+          (token_is(r, base_end - 1, "const") && base_end - 1 > first &&
+           token_is_char(r, base_end - 2, '*'))))
+    base_end--;
   r->scratch.size = 0;
-  scratch_text(r, "typedef ");
-  scratch_tokens(r, first, name, is_storage_word, NULL);
-  scratch_text(r, " cusim_shared_t_");
-  scratch_token(r, name);
-  scratch_tokens(r, name + 1, end, is_storage_word, NULL);
-  scratch_text(r, "; ");
-  if (is_extern) {
-    const char *element[] = {"::std::remove_extent_t<cusim_shared_t_", NULL, ">"};
-    for (int pointer = 0; pointer < 2; pointer++) {
-      if (pointer) scratch_text(r, " = (");
-      scratch_text(r, element[0]);
-      scratch_token(r, name);
-      scratch_text(r, element[2]);
-      scratch_text(r, pointer ? "*)::cusim::shared_dynamic();" : "* const ");
-      if (!pointer) scratch_token(r, name);
+  for (size_t d = 0; d <= comma_count; d++) {
+    size_t from = d == 0 ? first : commas[d - 1] + 1, to = d == comma_count ? end : commas[d];
+    size_t own = d == 0 ? name : declarator_name(r, from, to);
+    if (own == NO_TOKEN) {
+      report(r, from < to ? from : at, unsupported, NO_TOKEN, NULL);
+      return end + 1;
     }
-  } else {
-    scratch_text(r, "cusim_shared_t_");
-    scratch_token(r, name);
-    scratch_text(r, "& ");
-    scratch_token(r, name);
-    scratch_text(r, " = *::cusim::shared_var<cusim_shared_t_");
-    scratch_token(r, name);
-    /* A template argument loses a typedef's alignment attribute, so an aligned declaration's
-     * site also tells the alignment (an addition to the contract in docs/architecture.md: site()
-     * returns it). */
-    if (is_aligned) {
-      scratch_text(r, ">([]{ return alignof(cusim_shared_t_");
-      scratch_token(r, name);
-      scratch_text(r, "); });");
-    } else {
-      scratch_text(r, ">([]{});");
+    if (is_extern &&
+        !(to == own + 3 && token_is_char(r, own + 1, '[') && token_is_char(r, own + 2, ']'))) {
+      report(r, own, "extern __shared__ variable '", own,
+             "' must be an array of unknown size, as in 'extern __shared__ float name[];'");
+      return end + 1;
     }
+    if (d > 0) scratch_text(r, " ");
+    scratch_shared_declarator(r, first, base_end, d == 0 ? base_end : from, own, to, is_extern,
+                              is_aligned);
   }
   add_edit(r, at, r->tokens[first].start, r->tokens[end].start + 1);
   r->walk_floor = end + 1;
