@@ -26,9 +26,10 @@ __device__ unsigned global_index() {
 
 __global__ void fill(unsigned *out, unsigned *dims) {
   unsigned i = global_index();
+  unsigned via_global = ::blockIdx.x * ::blockDim.x + ::threadIdx.x; // the global built-ins
   auto from_lambda = [&] { return blockIdx.x * blockDim.x + threadIdx.x; };
   cg::thread_block block = cg::this_thread_block();
-  if (from_lambda() == i && block.thread_rank() == threadIdx.x)
+  if (from_lambda() == i && via_global == i && block.thread_rank() == threadIdx.x)
     out[i] = i;
   else
     out[i] = 0xFFFFFFFFu;

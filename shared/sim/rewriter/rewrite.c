@@ -2127,7 +2127,7 @@ static void check_calls(rewriter *r, function_table *table, const unsigned char 
 
 /* On preprocessed input the headers leave threadIdx, blockIdx, blockDim and gridDim undefined
  * (cusim_device.h): in a __device__ or __global__ body, and in any block or lambda inside one, or
- * a lambda written __device__, each of these names that is not a member (.x, ->x, ::x) becomes
+ * a lambda written __device__, each of these names that is not a member (.x, ->x, Q::x) becomes
  * the simulator's read of it. Elsewhere the name is the program's own: a host variable,
  * parameter or member named gridDim builds, as under nvcc. A local variable of device code with
  * one of these names is the limit (nvcc lets it hide the built-in; here it does not compile). */
@@ -2167,10 +2167,14 @@ static void rewrite_builtins(rewriter *r, const unsigned char *device_body) {
     int which = -1;
     for (int b = 0; builtin_names[b]; b++)
       if (token_is(r, i, builtin_names[b])) which = b;
+    /* ::threadIdx names the global built-in too; Q::threadIdx, .threadIdx, ->threadIdx do not */
+    int global = i > 0 && token_is(r, i - 1, "::") &&
+                 !(i > 1 && (token_is_identifier(r, i - 2) || token_is_char(r, i - 2, '>')));
     if (which < 0 || token_is_char(r, i - 1, '.') || token_is(r, i - 1, "->") ||
-        token_is(r, i - 1, "::"))
+        (token_is(r, i - 1, "::") && !global))
       continue;
-    size_t start = r->tokens[i].start, end = start + r->tokens[i].length;
+    size_t start = r->tokens[global ? i - 1 : i].start,
+           end = r->tokens[i].start + r->tokens[i].length;
     int covered = 0; /* inside a launch's or a declaration's rewritten text: left as it is */
     for (size_t e = 0; e < r->edit_count && !covered; e++)
       covered = r->edits[e].start < end && r->edits[e].end > start;
