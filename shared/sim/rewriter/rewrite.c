@@ -2123,6 +2123,8 @@ static void check_calls(rewriter *r, function_table *table, const unsigned char 
   free(spaces);
 }
 
+static int compare_edits(const void *a, const void *b);
+
 /* ---- the built-in variables: names in device code only (issue 27, item 4) ---------------- */
 
 /* On preprocessed input the headers leave threadIdx, blockIdx, blockDim and gridDim undefined
@@ -2148,6 +2150,8 @@ static int opens_device_lambda(const rewriter *r, size_t open) {
 static void rewrite_builtins(rewriter *r, const unsigned char *device_body) {
   unsigned char *in_device = NULL;
   size_t brace_count = 0, brace_capacity = 0;
+  size_t sorted = r->edit_count, next_edit = 0, covered_to = 0;
+  if (sorted > 1) qsort(r->edits, sorted, sizeof(edit), compare_edits);
   for (size_t i = 0; i < r->token_count && !r->out_of_memory && !r->stopped; i++) {
     int inside = brace_count > 0 && in_device[brace_count - 1];
     if (token_is_char(r, i, '{')) {
@@ -2175,10 +2179,11 @@ static void rewrite_builtins(rewriter *r, const unsigned char *device_body) {
       continue;
     size_t start = r->tokens[global ? i - 1 : i].start,
            end = r->tokens[i].start + r->tokens[i].length;
-    int covered = 0; /* inside a launch's or a declaration's rewritten text: left as it is */
-    for (size_t e = 0; e < r->edit_count && !covered; e++)
-      covered = r->edits[e].start < end && r->edits[e].end > start;
-    if (covered) continue;
+    /* inside a launch's or a declaration's rewritten text: left as it is (the earlier edits are
+     * sorted, and tokens come in order: one walk over them) */
+    while (next_edit < sorted && r->edits[next_edit].start < end)
+      if (r->edits[next_edit++].end > covered_to) covered_to = r->edits[next_edit - 1].end;
+    if (covered_to > start) continue;
     r->scratch.size = 0;
     scratch_text(r, builtin_reads[which]);
     add_edit(r, i, start, end);
