@@ -16,6 +16,8 @@ struct launch_shape {
   unsigned threadIdx;
 };
 
+unsigned host_launch_threads(unsigned blocks, unsigned threads); // builtin_names_host.cpp
+
 static unsigned total_threads(dim3 gridDim, dim3 blockDim) { // parameters named so
   return gridDim.x * blockDim.x;
 }
@@ -60,7 +62,8 @@ int main() {
     printf("dims %u %u %u, want 3 64 32\n", dims[0], dims[1], dims[2]);
     wrong = 1;
   }
-  if (shape.threadIdx != 7 || gridDim.x != 3 || blockDim.x != 64) {
+  if (shape.threadIdx != 7 || gridDim.x != 3 || blockDim.x != 64 ||
+      host_launch_threads(5, 7) != 35) {
     printf("host values changed\n");
     wrong = 1;
   }

@@ -563,10 +563,11 @@ inline unsigned match_all(const char *file, int line, unsigned mask, T value, in
 } // namespace dev
 } // namespace cusim
 
-/* Built-in variables. A build that rewrites preprocessed text (CUSIM_PREPROCESS) leaves the
-   names alone: the rewriter puts ::cusim::detail::builtin_*() in their place in device code only,
-   so that a host variable, parameter or member named gridDim builds, as under nvcc. The
-   simulator's own headers use the CUSIM_BUILTIN_* spellings, which work in both builds. */
+/* Built-in variables. threadIdx, blockIdx, blockDim and gridDim are no macros: every .cu file is
+   preprocessed and then rewritten (cusim.cmake, nvcc-sim, NVRTC), and the rewriter puts
+   ::cusim::detail::builtin_*() in their place in device code only, so that a host variable,
+   parameter or member named gridDim builds, as under nvcc (in a host .cpp file too). The
+   simulator's own headers use the CUSIM_BUILTIN_* spellings. */
 #if defined(CUSIM_TSAN)
 #define CUSIM_BUILTIN_THREAD_IDX (::cusim::detail::tls_thread_idx())
 #define CUSIM_BUILTIN_BLOCK_IDX (::cusim::detail::tls_block_idx())
@@ -595,12 +596,6 @@ __attribute__((always_inline)) inline decltype(auto) builtin_grid_dim() {
 }
 } // namespace detail
 } // namespace cusim
-#if !defined(CUSIM_PREPROCESS)
-#define threadIdx CUSIM_BUILTIN_THREAD_IDX
-#define blockIdx CUSIM_BUILTIN_BLOCK_IDX
-#define blockDim CUSIM_BUILTIN_BLOCK_DIM
-#define gridDim CUSIM_BUILTIN_GRID_DIM
-#endif
 static constexpr int warpSize = 32;
 
 /* Barriers. */
