@@ -36,11 +36,13 @@ namespace cooperative_groups {
 namespace details {
 
 inline unsigned int block_thread_rank() {
-  return threadIdx.x + blockDim.x * (threadIdx.y + blockDim.y * threadIdx.z);
+  return CUSIM_BUILTIN_THREAD_IDX.x +
+         CUSIM_BUILTIN_BLOCK_DIM.x *
+             (CUSIM_BUILTIN_THREAD_IDX.y + CUSIM_BUILTIN_BLOCK_DIM.y * CUSIM_BUILTIN_THREAD_IDX.z);
 }
 
 inline unsigned int block_num_threads() {
-  return blockDim.x * blockDim.y * blockDim.z;
+  return CUSIM_BUILTIN_BLOCK_DIM.x * CUSIM_BUILTIN_BLOCK_DIM.y * CUSIM_BUILTIN_BLOCK_DIM.z;
 }
 
 inline unsigned int lane_id() {
@@ -122,9 +124,15 @@ public:
   static unsigned int size() { return details::block_num_threads(); }
   static unsigned int num_threads() { return details::block_num_threads(); }
   static unsigned int thread_rank() { return details::block_thread_rank(); }
-  static dim3 group_index() { return dim3(blockIdx.x, blockIdx.y, blockIdx.z); }
-  static dim3 thread_index() { return dim3(threadIdx.x, threadIdx.y, threadIdx.z); }
-  static dim3 group_dim() { return dim3(blockDim.x, blockDim.y, blockDim.z); }
+  static dim3 group_index() {
+    return dim3(CUSIM_BUILTIN_BLOCK_IDX.x, CUSIM_BUILTIN_BLOCK_IDX.y, CUSIM_BUILTIN_BLOCK_IDX.z);
+  }
+  static dim3 thread_index() {
+    return dim3(CUSIM_BUILTIN_THREAD_IDX.x, CUSIM_BUILTIN_THREAD_IDX.y, CUSIM_BUILTIN_THREAD_IDX.z);
+  }
+  static dim3 group_dim() {
+    return dim3(CUSIM_BUILTIN_BLOCK_DIM.x, CUSIM_BUILTIN_BLOCK_DIM.y, CUSIM_BUILTIN_BLOCK_DIM.z);
+  }
   static dim3 dim_threads() { return group_dim(); }
   static void sync() { __syncthreads(); }
   static bool is_valid() { return true; }
@@ -399,16 +407,27 @@ public:
     return num_blocks() * (unsigned long long)details::block_num_threads();
   }
   static unsigned long long num_blocks() {
-    return (unsigned long long)gridDim.x * gridDim.y * gridDim.z;
+    return (unsigned long long)CUSIM_BUILTIN_GRID_DIM.x * CUSIM_BUILTIN_GRID_DIM.y *
+           CUSIM_BUILTIN_GRID_DIM.z;
   }
   static unsigned long long block_rank() {
-    return blockIdx.x + (unsigned long long)gridDim.x * (blockIdx.y + gridDim.y * blockIdx.z);
+    return CUSIM_BUILTIN_BLOCK_IDX.x +
+           (unsigned long long)CUSIM_BUILTIN_GRID_DIM.x *
+               (CUSIM_BUILTIN_BLOCK_IDX.y + CUSIM_BUILTIN_GRID_DIM.y * CUSIM_BUILTIN_BLOCK_IDX.z);
   }
-  static dim3 group_dim() { return dim3(gridDim.x, gridDim.y, gridDim.z); }
+  static dim3 group_dim() {
+    return dim3(CUSIM_BUILTIN_GRID_DIM.x, CUSIM_BUILTIN_GRID_DIM.y, CUSIM_BUILTIN_GRID_DIM.z);
+  }
   static dim3 dim_blocks() { return group_dim(); }
-  static dim3 block_index() { return dim3(blockIdx.x, blockIdx.y, blockIdx.z); }
-  static dim3 dim_threads() { return dim3(blockDim.x, blockDim.y, blockDim.z); }
-  static dim3 thread_index() { return dim3(threadIdx.x, threadIdx.y, threadIdx.z); }
+  static dim3 block_index() {
+    return dim3(CUSIM_BUILTIN_BLOCK_IDX.x, CUSIM_BUILTIN_BLOCK_IDX.y, CUSIM_BUILTIN_BLOCK_IDX.z);
+  }
+  static dim3 dim_threads() {
+    return dim3(CUSIM_BUILTIN_BLOCK_DIM.x, CUSIM_BUILTIN_BLOCK_DIM.y, CUSIM_BUILTIN_BLOCK_DIM.z);
+  }
+  static dim3 thread_index() {
+    return dim3(CUSIM_BUILTIN_THREAD_IDX.x, CUSIM_BUILTIN_THREAD_IDX.y, CUSIM_BUILTIN_THREAD_IDX.z);
+  }
   // True in a kernel launched with cudaLaunchCooperativeKernel, as on a GPU.
   static bool is_valid() { return ::cusim::dev::grid_is_valid(); }
   // A barrier of every thread of the grid. Without a cooperative launch it fails with "grid.sync()

@@ -563,20 +563,39 @@ inline unsigned match_all(const char *file, int line, unsigned mask, T value, in
 } // namespace dev
 } // namespace cusim
 
-/* Built-in variables. */
+/* Built-in variables. threadIdx, blockIdx, blockDim and gridDim are no macros: every .cu file is
+   preprocessed and then rewritten (cusim.cmake, nvcc-sim, NVRTC), and the rewriter puts
+   ::cusim::detail::builtin_*() in their place in device code only, so that a host variable,
+   parameter or member named gridDim builds, as under nvcc (in a host .cpp file too). The
+   simulator's own headers use the CUSIM_BUILTIN_* spellings. */
 #if defined(CUSIM_TSAN)
-/* Under ThreadSanitizer the scheduler writes these between threads; read them through functions
-   TSan does not instrument, so that the scheduler's writes are not reported as races. */
-#define threadIdx (::cusim::detail::tls_thread_idx())
-#define blockIdx (::cusim::detail::tls_block_idx())
-#define blockDim (::cusim::detail::tls_block_dim())
-#define gridDim (::cusim::detail::tls_grid_dim())
+#define CUSIM_BUILTIN_THREAD_IDX (::cusim::detail::tls_thread_idx())
+#define CUSIM_BUILTIN_BLOCK_IDX (::cusim::detail::tls_block_idx())
+#define CUSIM_BUILTIN_BLOCK_DIM (::cusim::detail::tls_block_dim())
+#define CUSIM_BUILTIN_GRID_DIM (::cusim::detail::tls_grid_dim())
 #else
-#define threadIdx (::cusim_tls.thread_idx)
-#define blockIdx (::cusim_tls.block_idx)
-#define blockDim (::cusim_tls.block_dim)
-#define gridDim (::cusim_tls.grid_dim)
+#define CUSIM_BUILTIN_THREAD_IDX (::cusim_tls.thread_idx)
+#define CUSIM_BUILTIN_BLOCK_IDX (::cusim_tls.block_idx)
+#define CUSIM_BUILTIN_BLOCK_DIM (::cusim_tls.block_dim)
+#define CUSIM_BUILTIN_GRID_DIM (::cusim_tls.grid_dim)
 #endif
+namespace cusim {
+namespace detail {
+/* What the rewriter writes for the built-ins in device code (one load once inlined). */
+__attribute__((always_inline)) inline decltype(auto) builtin_thread_idx() {
+  return (CUSIM_BUILTIN_THREAD_IDX);
+}
+__attribute__((always_inline)) inline decltype(auto) builtin_block_idx() {
+  return (CUSIM_BUILTIN_BLOCK_IDX);
+}
+__attribute__((always_inline)) inline decltype(auto) builtin_block_dim() {
+  return (CUSIM_BUILTIN_BLOCK_DIM);
+}
+__attribute__((always_inline)) inline decltype(auto) builtin_grid_dim() {
+  return (CUSIM_BUILTIN_GRID_DIM);
+}
+} // namespace detail
+} // namespace cusim
 static constexpr int warpSize = 32;
 
 /* Barriers. */

@@ -903,6 +903,72 @@ static int is_storage_word(const rewriter *r, size_t i, void *unused) {
          token_is(r, i, "__device__");
 }
 
+/* The name of the declarator in tokens [from, to): the last plain identifier before its array
+ * part, not a type's template name, qualifier or attribute, and not a keyword; or NO_TOKEN. */
+static size_t declarator_name(const rewriter *r, size_t from, size_t to) {
+  size_t name = NO_TOKEN, depth = 0, angle = 0;
+  for (size_t k = from; k < to; k++) {
+    if (depth == 0 && token_is_char(r, k, '[')) break;
+    if (token_is_char(r, k, '(')) depth++;
+    if (token_is_char(r, k, ')') && depth > 0) depth--;
+    if (depth > 0) continue;
+    if (token_is_char(r, k, '<')) angle++;
+    if (token_is_char(r, k, '>') && angle > 0) angle--;
+    if (angle == 0 && is_name(r, k) && !token_is_char(r, k + 1, '(') &&
+        !token_is_char(r, k + 1, '<') && !token_is(r, k + 1, "::") && !token_is(r, k - 1, "::"))
+      name = k;
+  }
+  return name;
+}
+
+/* One declarator's replacement: typedef BASE PTRS cusim_shared_t_NAME DIMS; and the reference
+ * (or, extern, the pointer into the dynamic arena) named NAME. Tokens [first, base_end) are the
+ * specifiers shared by all declarators, [ptrs, name) this declarator's '*'s, (name, end) its
+ * array part. */
+static void scratch_shared_declarator(rewriter *r, size_t first, size_t base_end, size_t ptrs,
+                                      size_t name, size_t end, int is_extern, int is_aligned) {
+  scratch_text(r, "typedef ");
+  scratch_tokens(r, first, base_end, is_storage_word, NULL);
+  if (ptrs < name) {
+    scratch_text(r, " ");
+    scratch_tokens(r, ptrs, name, is_storage_word, NULL);
+  }
+  scratch_text(r, " cusim_shared_t_");
+  scratch_token(r, name);
+  scratch_tokens(r, name + 1, end, is_storage_word, NULL);
+  scratch_text(r, "; ");
+  if (is_extern) {
+    const char *element[] = {"::std::remove_extent_t<cusim_shared_t_", NULL, ">"};
+    for (int pointer = 0; pointer < 2; pointer++) {
+      if (pointer) scratch_text(r, " = (");
+      scratch_text(r, element[0]);
+      scratch_token(r, name);
+      scratch_text(r, element[2]);
+      scratch_text(r, pointer ? "*)::cusim::shared_dynamic();" : "* const ");
+      if (!pointer) scratch_token(r, name);
+    }
+  } else {
+    scratch_text(r, "cusim_shared_t_");
+    scratch_token(r, name);
+    scratch_text(r, "& ");
+    scratch_token(r, name);
+    scratch_text(r, " = *::cusim::shared_var<cusim_shared_t_");
+    scratch_token(r, name);
+    /* A template argument loses a typedef's alignment attribute, so an aligned declaration's
+     * site also tells the alignment (an addition to the contract in docs/architecture.md: site()
+     * returns it). */
+    if (is_aligned) {
+      scratch_text(r, ">([]{ return alignof(cusim_shared_t_");
+      scratch_token(r, name);
+      scratch_text(r, "); });");
+    } else {
+      scratch_text(r, ">([]{});");
+    }
+  }
+}
+
+enum { MAX_SHARED_DECLARATORS = 64 };
+
 /* Rewrites the __shared__ declaration around token at; returns the token the scan continues at. */
 static size_t rewrite_shared(rewriter *r, size_t at) {
   const char *unsupported = "cannot rewrite this __shared__ declaration for the simulator "
@@ -934,6 +1000,7 @@ static size_t rewrite_shared(rewriter *r, size_t at) {
   /* Forward to the ';', noting the declarator's name, its array part and what is not allowed. */
   size_t depth = 0, angle = 0, end = NO_TOKEN, dimensions = NO_TOKEN, name = NO_TOKEN;
   size_t comma = NO_TOKEN, initializer = NO_TOKEN, alignas_at = NO_TOKEN;
+  size_t commas[MAX_SHARED_DECLARATORS], comma_count = 0; /* between declarators */
   int is_extern = 0, is_aligned = 0;
   for (size_t k = first; k < r->token_count; k++) {
     if (token_is_directive(r, k)) {
@@ -954,7 +1021,15 @@ static size_t rewrite_shared(rewriter *r, size_t at) {
       if ((token_is_char(r, k, '{') || token_is_char(r, k, '=')) && angle == 0 &&
           initializer == NO_TOKEN)
         initializer = k;
-      if (token_is_char(r, k, ',') && angle == 0 && comma == NO_TOKEN) comma = k;
+      if (token_is_char(r, k, ',') && angle == 0) {
+        if (comma == NO_TOKEN) comma = k;
+        if (comma_count == MAX_SHARED_DECLARATORS) {
+          report(r, k, "more __shared__ declarators in one declaration than the simulator takes",
+                 NO_TOKEN, NULL);
+          return at + 1;
+        }
+        commas[comma_count++] = k;
+      }
       if (dimensions == NO_TOKEN && token_is_char(r, k, '<')) angle++;
       if (dimensions == NO_TOKEN && token_is_char(r, k, '>') && angle > 0) angle--;
       if (token_is(r, k, "extern")) is_extern = 1;
@@ -994,13 +1069,6 @@ static size_t rewrite_shared(rewriter *r, size_t at) {
     report(r, at, unsupported, NO_TOKEN, NULL);
     return end + 1;
   }
-  if (comma != NO_TOKEN) {
-    report(r, comma,
-           "several variables in one __shared__ declaration; the simulator needs each in its own "
-           "declaration",
-           NO_TOKEN, NULL);
-    return end + 1;
-  }
   if (initializer != NO_TOKEN) {
     report(r, initializer, "__shared__ variable '", name,
            "' has an initializer; CUDA does not allow initializing __shared__ variables "
@@ -1014,48 +1082,31 @@ static size_t rewrite_shared(rewriter *r, size_t at) {
            NO_TOKEN, NULL);
     return end + 1;
   }
-  if (is_extern &&
-      !(end == name + 3 && token_is_char(r, name + 1, '[') && token_is_char(r, name + 2, ']'))) {
-    report(r, name, "extern __shared__ variable '", name,
-           "' must be an array of unknown size, as in 'extern __shared__ float name[];'");
-    return end + 1;
-  }
-
-  /* typedef TYPE cusim_shared_t_NAME DIMENSIONS; ... */
+  /* Several declarators (__shared__ int x, y[4];): each its own variable, as nvcc makes them. The
+   * specifiers end before the first declarator's '*'s; each declarator keeps its own. */
+  size_t base_end = name;
+  while (base_end > first &&
+         (token_is_char(r, base_end - 1, '*') || token_is_char(r, base_end - 1, '&') ||
+          (token_is(r, base_end - 1, "const") && base_end - 1 > first &&
+           token_is_char(r, base_end - 2, '*'))))
+    base_end--;
   r->scratch.size = 0;
-  scratch_text(r, "typedef ");
-  scratch_tokens(r, first, name, is_storage_word, NULL);
-  scratch_text(r, " cusim_shared_t_");
-  scratch_token(r, name);
-  scratch_tokens(r, name + 1, end, is_storage_word, NULL);
-  scratch_text(r, "; ");
-  if (is_extern) {
-    const char *element[] = {"::std::remove_extent_t<cusim_shared_t_", NULL, ">"};
-    for (int pointer = 0; pointer < 2; pointer++) {
-      if (pointer) scratch_text(r, " = (");
-      scratch_text(r, element[0]);
-      scratch_token(r, name);
-      scratch_text(r, element[2]);
-      scratch_text(r, pointer ? "*)::cusim::shared_dynamic();" : "* const ");
-      if (!pointer) scratch_token(r, name);
+  for (size_t d = 0; d <= comma_count; d++) {
+    size_t from = d == 0 ? first : commas[d - 1] + 1, to = d == comma_count ? end : commas[d];
+    size_t own = d == 0 ? name : declarator_name(r, from, to);
+    if (own == NO_TOKEN) {
+      report(r, from < to ? from : at, unsupported, NO_TOKEN, NULL);
+      return end + 1;
     }
-  } else {
-    scratch_text(r, "cusim_shared_t_");
-    scratch_token(r, name);
-    scratch_text(r, "& ");
-    scratch_token(r, name);
-    scratch_text(r, " = *::cusim::shared_var<cusim_shared_t_");
-    scratch_token(r, name);
-    /* A template argument loses a typedef's alignment attribute, so an aligned declaration's
-     * site also tells the alignment (an addition to the contract in docs/architecture.md: site()
-     * returns it). */
-    if (is_aligned) {
-      scratch_text(r, ">([]{ return alignof(cusim_shared_t_");
-      scratch_token(r, name);
-      scratch_text(r, "); });");
-    } else {
-      scratch_text(r, ">([]{});");
+    if (is_extern &&
+        !(to == own + 3 && token_is_char(r, own + 1, '[') && token_is_char(r, own + 2, ']'))) {
+      report(r, own, "extern __shared__ variable '", own,
+             "' must be an array of unknown size, as in 'extern __shared__ float name[];'");
+      return end + 1;
     }
+    if (d > 0) scratch_text(r, " ");
+    scratch_shared_declarator(r, first, base_end, d == 0 ? base_end : from, own, to, is_extern,
+                              is_aligned);
   }
   add_edit(r, at, r->tokens[first].start, r->tokens[end].start + 1);
   r->walk_floor = end + 1;
@@ -1284,6 +1335,7 @@ enum {
 
 typedef struct function_name {
   size_t token;         /* a token spelling the name */
+  size_t scope;         /* the namespace or class it is declared in (Q of Q::f), or NO_TOKEN */
   unsigned spaces;      /* union of the spaces of all its declarations */
   unsigned user_spaces; /* the same, of its declarations outside system headers */
   int user;             /* declared at least once outside a system header */
@@ -1295,6 +1347,9 @@ typedef struct function_table {
   /* Non-template __global__ definitions, for cudaLaunchKernel's registry: name, '(' and '{'. */
   size_t *kernels;
   size_t kernel_count, kernel_capacity;
+  /* Namespace aliases (namespace cg = cooperative_groups;): alias and namespace name tokens. */
+  size_t *aliases;
+  size_t alias_count, alias_capacity;
 } function_table;
 
 static uint64_t token_hash(const rewriter *r, size_t i) {
@@ -1309,18 +1364,33 @@ static int same_token_text(const rewriter *r, size_t a, size_t b) {
          memcmp(token_text(r, a), token_text(r, b), r->tokens[a].length) == 0;
 }
 
-static function_name *table_find(const rewriter *r, const function_table *table, size_t name) {
+/* The table holds each name twice: by its short name (scope NO_TOKEN: all its declarations) and
+ * by its scope and name (the declarations in that namespace or class), for qualified calls. */
+static uint64_t entry_hash(const rewriter *r, size_t scope, size_t name) {
+  return token_hash(r, name) ^ (scope == NO_TOKEN ? 0 : token_hash(r, scope) * 31u);
+}
+
+static int same_scope(const rewriter *r, size_t a, size_t b) {
+  return a == NO_TOKEN || b == NO_TOKEN ? a == b : same_token_text(r, a, b);
+}
+
+static function_name *table_find_in(const rewriter *r, const function_table *table, size_t scope,
+                                    size_t name) {
   if (!table->capacity) return NULL;
-  for (size_t k = token_hash(r, name) & (table->capacity - 1);;
+  for (size_t k = entry_hash(r, scope, name) & (table->capacity - 1);;
        k = (k + 1) & (table->capacity - 1)) {
     function_name *slot = &table->slots[k];
     if (slot->token == NO_TOKEN) return NULL;
-    if (same_token_text(r, slot->token, name)) return slot;
+    if (same_token_text(r, slot->token, name) && same_scope(r, slot->scope, scope)) return slot;
   }
 }
 
-static function_name *table_add(rewriter *r, function_table *table, size_t name) {
-  function_name *found = table_find(r, table, name);
+static function_name *table_find(const rewriter *r, const function_table *table, size_t name) {
+  return table_find_in(r, table, NO_TOKEN, name);
+}
+
+static function_name *table_add_in(rewriter *r, function_table *table, size_t scope, size_t name) {
+  function_name *found = table_find_in(r, table, scope, name);
   if (found) return found;
   if ((table->count + 1) * 2 > table->capacity) {
     size_t capacity = table->capacity ? table->capacity * 2 : 1024;
@@ -1332,7 +1402,7 @@ static function_name *table_add(rewriter *r, function_table *table, size_t name)
     for (size_t k = 0; k < capacity; k++) slots[k].token = NO_TOKEN;
     for (size_t k = 0; k < table->capacity; k++) {
       if (table->slots[k].token == NO_TOKEN) continue;
-      size_t j = token_hash(r, table->slots[k].token) & (capacity - 1);
+      size_t j = entry_hash(r, table->slots[k].scope, table->slots[k].token) & (capacity - 1);
       while (slots[j].token != NO_TOKEN) j = (j + 1) & (capacity - 1);
       slots[j] = table->slots[k];
     }
@@ -1340,14 +1410,36 @@ static function_name *table_add(rewriter *r, function_table *table, size_t name)
     table->slots = slots;
     table->capacity = capacity;
   }
-  size_t k = token_hash(r, name) & (table->capacity - 1);
+  size_t k = entry_hash(r, scope, name) & (table->capacity - 1);
   while (table->slots[k].token != NO_TOKEN) k = (k + 1) & (table->capacity - 1);
   table->slots[k].token = name;
+  table->slots[k].scope = scope;
   table->slots[k].spaces = 0;
   table->slots[k].user = 0;
   table->slots[k].user_spaces = 0;
   table->count++;
   return &table->slots[k];
+}
+
+/* The name of the namespace or class whose body the '{' at open starts (the identifier after
+ * 'namespace', 'struct', 'class' or 'union' in its statement), or NO_TOKEN (an anonymous
+ * namespace, extern "C", an initializer). */
+static size_t scope_opened(const rewriter *r, size_t open) {
+  for (size_t k = open; k-- > 0 && open - k < 64;) {
+    if (is_statement_boundary(r, k)) return NO_TOKEN;
+    if (token_is(r, k, "namespace") || token_is(r, k, "struct") || token_is(r, k, "class") ||
+        token_is(r, k, "union"))
+      return token_is_identifier(r, k + 1) && !token_in_list(r, k + 1, reserved_words) ? k + 1
+                                                                                       : NO_TOKEN;
+  }
+  return NO_TOKEN;
+}
+
+/* What a qualifier names: the namespace an alias stands for, or itself. */
+static size_t resolve_alias(const rewriter *r, const function_table *table, size_t q) {
+  for (size_t a = 0; a < table->alias_count; a++)
+    if (same_token_text(r, table->aliases[2 * a], q)) return table->aliases[2 * a + 1];
+  return q;
 }
 
 /* Library functions that exist only on the host (CUDA's device library has none of them). */
@@ -1527,16 +1619,22 @@ static void strip_launch_bounds(rewriter *r) {
 
 /* Pass 1: every function declared outside function bodies, with its execution spaces; marks
  * in body_space the '{' of each definition's body. */
-static void collect_functions(rewriter *r, function_table *table, unsigned char *body_space) {
+static void collect_functions(rewriter *r, function_table *table, unsigned char *body_space,
+                              unsigned char *device_body) {
   unsigned char *in_function = NULL;
-  size_t brace_count = 0, brace_capacity = 0, parens = 0;
+  size_t *scopes = NULL; /* per open brace: the innermost named namespace or class, or NO_TOKEN */
+  size_t brace_count = 0, brace_capacity = 0, scope_capacity = 0, parens = 0;
   for (size_t i = 0; i < r->token_count && !r->out_of_memory && !r->stopped; i++) {
     int inside = brace_count > 0 && in_function[brace_count - 1];
+    size_t scope = brace_count > 0 ? scopes[brace_count - 1] : NO_TOKEN;
     if (token_is_char(r, i, '{')) {
-      if (!reserve((void **)&in_function, &brace_capacity, brace_count + 1, 1)) {
+      if (!reserve((void **)&in_function, &brace_capacity, brace_count + 1, 1) ||
+          !reserve((void **)&scopes, &scope_capacity, brace_count + 1, sizeof *scopes)) {
         r->out_of_memory = 1;
         break;
       }
+      size_t opened = inside || body_space[i] ? NO_TOKEN : scope_opened(r, i);
+      scopes[brace_count] = opened != NO_TOKEN ? opened : scope;
       in_function[brace_count++] = (unsigned char)(inside || body_space[i]);
       parens = 0;
       continue;
@@ -1547,6 +1645,23 @@ static void collect_functions(rewriter *r, function_table *table, unsigned char 
       continue;
     }
     if (inside) continue;
+    if (token_is(r, i, "namespace") && token_is_identifier(r, i + 1) &&
+        token_is_char(r, i + 2, '=')) { /* namespace cg = cooperative_groups; */
+      size_t target = NO_TOKEN;
+      for (size_t k = i + 3; k < r->token_count && k - i < 64 && !token_is_char(r, k, ';'); k++)
+        if (token_is_identifier(r, k)) target = k;
+      if (target != NO_TOKEN) {
+        if (!reserve((void **)&table->aliases, &table->alias_capacity, 2 * table->alias_count + 2,
+                     sizeof *table->aliases)) {
+          r->out_of_memory = 1;
+          break;
+        }
+        table->aliases[2 * table->alias_count] = i + 1;
+        table->aliases[2 * table->alias_count + 1] = target;
+        table->alias_count++;
+      }
+      continue;
+    }
     if (token_is_char(r, i, ';')) parens = 0;
     if (token_is_char(r, i, '(')) parens++;
     if (token_is_char(r, i, ')') && parens > 0) parens--;
@@ -1603,13 +1718,20 @@ static void collect_functions(rewriter *r, function_table *table, unsigned char 
       if (device_at != NO_TOKEN) spaces |= SPACE_DEVICE;
       if (is_constexpr) spaces |= SPACE_HOST | SPACE_DEVICE;
     }
-    function_name *entry = table_add(r, table, i);
-    if (!entry) break;
-    entry->spaces |= spaces;
-    if (!r->tokens[i].system) {
-      entry->user = 1;
-      entry->user_spaces |= spaces;
+    /* its scope: Q of an out-of-line Q::f, or the namespace or class around it */
+    size_t own_scope =
+        token_is(r, i - 1, "::") && i > 1 && token_is_identifier(r, i - 2) ? i - 2 : scope;
+    for (int pass = 0; pass < 2; pass++) {
+      if (pass == 1 && own_scope == NO_TOKEN) break;
+      function_name *entry = table_add_in(r, table, pass == 0 ? NO_TOKEN : own_scope, i);
+      if (!entry) break;
+      entry->spaces |= spaces;
+      if (!r->tokens[i].system) {
+        entry->user = 1;
+        entry->user_spaces |= spaces;
+      }
     }
+    if (r->out_of_memory) break;
     /* The body, if this is a definition: after the parameters, qualifiers and a constructor's
      * initializers. */
     size_t close = skip_group_forward(r, i + 1, '(', ')');
@@ -1625,6 +1747,8 @@ static void collect_functions(rewriter *r, function_table *table, unsigned char 
         body_space[k] =
             (unsigned char)(r->tokens[i].system ? SPACE_UNKNOWN
                                                 : spaces | (is_constexpr ? SPACE_CONSTEXPR : 0));
+        /* written __device__ or __global__, in any file: the built-ins resolve there */
+        device_body[k] = (unsigned char)(global_at != NO_TOKEN || device_at != NO_TOKEN);
         if (spaces == SPACE_GLOBAL && !r->tokens[i].system) note_kernel(r, table, first, i, k);
         break;
       }
@@ -1632,6 +1756,7 @@ static void collect_functions(rewriter *r, function_table *table, unsigned char 
     }
   }
   free(in_function);
+  free(scopes);
 }
 
 /* The space of a '{' inside a function body: a lambda's body is unknown (its space depends on
@@ -1969,7 +2094,16 @@ static void check_calls(rewriter *r, function_table *table, const unsigned char 
     if (!is_name(r, i) || !token_is_char(r, i + 1, '(')) continue;
     if (token_is_char(r, i - 1, '.') || token_is(r, i - 1, "->") || token_is_char(r, i - 1, '~'))
       continue;
-    function_name *entry = table_find(r, table, i);
+    function_name *entry;
+    if (token_is(r, i - 1, "::") && i > 1 && token_is_identifier(r, i - 2)) {
+      /* Q::f (cg::reduce) is Q's f, never a namesake elsewhere: unknown in Q, no rule applies */
+      entry = table_find_in(r, table, resolve_alias(r, table, i - 2), i);
+      if (!entry) continue;
+    } else if (token_is(r, i - 1, "::") && i > 1 && token_is_char(r, i - 2, '>')) {
+      continue; /* C<T>::f: a template's member, not known by name */
+    } else {
+      entry = table_find(r, table, i);
+    }
     unsigned callee = entry ? entry->spaces : 0;
     /* An unqualified call finds the user's function, not a system header's namesake in std. */
     unsigned user_callee =
@@ -1989,30 +2123,106 @@ static void check_calls(rewriter *r, function_table *table, const unsigned char 
   free(spaces);
 }
 
+static int compare_edits(const void *a, const void *b);
+
+/* ---- the built-in variables: names in device code only (issue 27, item 4) ---------------- */
+
+/* On preprocessed input the headers leave threadIdx, blockIdx, blockDim and gridDim undefined
+ * (cusim_device.h): in a __device__ or __global__ body, and in any block or lambda inside one, or
+ * a lambda written __device__, each of these names that is not a member (.x, ->x, Q::x) becomes
+ * the simulator's read of it. Elsewhere the name is the program's own: a host variable,
+ * parameter or member named gridDim builds, as under nvcc. A local variable of device code with
+ * one of these names is the limit (nvcc lets it hide the built-in; here it does not compile). */
+static const char *const builtin_names[] = {"threadIdx", "blockIdx", "blockDim", "gridDim", NULL};
+static const char *const builtin_reads[] = {
+    "::cusim::detail::builtin_thread_idx()", "::cusim::detail::builtin_block_idx()",
+    "::cusim::detail::builtin_block_dim()", "::cusim::detail::builtin_grid_dim()"};
+
+/* The '{' at open follows __device__ in its own statement: [=] __device__ (int i) { ... }. */
+static int opens_device_lambda(const rewriter *r, size_t open) {
+  for (size_t k = open; k-- > 0 && open - k < 64;) {
+    if (is_statement_boundary(r, k)) return 0;
+    if (token_is(r, k, "__device__")) return 1;
+  }
+  return 0;
+}
+
+static void rewrite_builtins(rewriter *r, const unsigned char *device_body) {
+  unsigned char *in_device = NULL;
+  size_t brace_count = 0, brace_capacity = 0;
+  size_t sorted = r->edit_count, next_edit = 0, covered_to = 0;
+  if (sorted > 1) qsort(r->edits, sorted, sizeof(edit), compare_edits);
+  for (size_t i = 0; i < r->token_count && !r->out_of_memory && !r->stopped; i++) {
+    int inside = brace_count > 0 && in_device[brace_count - 1];
+    if (token_is_char(r, i, '{')) {
+      if (!reserve((void **)&in_device, &brace_capacity, brace_count + 1, 1)) {
+        r->out_of_memory = 1;
+        break;
+      }
+      in_device[brace_count++] =
+          (unsigned char)(inside || device_body[i] || opens_device_lambda(r, i));
+      continue;
+    }
+    if (token_is_char(r, i, '}')) {
+      if (brace_count > 0) brace_count--;
+      continue;
+    }
+    if (!inside || !token_is_identifier(r, i)) continue;
+    int which = -1;
+    for (int b = 0; builtin_names[b]; b++)
+      if (token_is(r, i, builtin_names[b])) which = b;
+    /* ::threadIdx names the global built-in too; Q::threadIdx, .threadIdx, ->threadIdx do not */
+    int global = i > 0 && token_is(r, i - 1, "::") &&
+                 !(i > 1 && (token_is_identifier(r, i - 2) || token_is_char(r, i - 2, '>')));
+    if (which < 0 || token_is_char(r, i - 1, '.') || token_is(r, i - 1, "->") ||
+        (token_is(r, i - 1, "::") && !global))
+      continue;
+    size_t start = r->tokens[global ? i - 1 : i].start,
+           end = r->tokens[i].start + r->tokens[i].length;
+    /* inside a launch's or a declaration's rewritten text: left as it is (the earlier edits are
+     * sorted, and tokens come in order: one walk over them) */
+    while (next_edit < sorted && r->edits[next_edit].start < end)
+      if (r->edits[next_edit++].end > covered_to) covered_to = r->edits[next_edit - 1].end;
+    if (covered_to > start) continue;
+    r->scratch.size = 0;
+    scratch_text(r, builtin_reads[which]);
+    add_edit(r, i, start, end);
+  }
+  free(in_device);
+}
+
 static void check_rules(rewriter *r) {
   unsigned char *body_space = calloc(r->token_count + 1, 1);
+  unsigned char *device_body = calloc(r->token_count + 1, 1);
   function_table table = {0};
-  if (!body_space) {
+  if (!body_space || !device_body) {
+    free(body_space);
+    free(device_body);
     r->out_of_memory = 1;
     return;
   }
-  collect_functions(r, &table, body_space);
+  collect_functions(r, &table, body_space, device_body);
   check_calls(r, &table, body_space);
   /* Only preprocessed input has the headers that declare the registry. */
   if (r->marker_count > 0) {
     register_kernels(r, &table);
     strip_launch_bounds(r);
+    rewrite_builtins(r, device_body);
   }
   free(table.slots);
   free(table.kernels);
+  free(table.aliases);
   free(body_space);
+  free(device_body);
 }
 
 /* ---- output ----------------------------------------------------------------------------- */
 
 static int compare_edits(const void *a, const void *b) {
   const edit *x = a, *y = b;
-  return x->start < y->start ? -1 : x->start > y->start;
+  /* at one offset an insertion (empty range) goes before a replacement that starts there */
+  if (x->start != y->start) return x->start < y->start ? -1 : 1;
+  return x->end < y->end ? -1 : x->end > y->end;
 }
 
 static size_t count_newlines(const char *data, size_t size) {

@@ -1,5 +1,5 @@
 __global__ void k() {
-  __shared__ float a[32], b[32];
+  extern __shared__ float ok[], bad[4];
   __shared__ int x = 0;
   __shared__ int y{0};
   __shared__ Pair<int, int> fine[2];
@@ -7,7 +7,7 @@ __global__ void k() {
   extern __shared__ int single;
   __shared__ alignas(16) float aligned[4];
 }
-// expect-error: 2:25: several variables in one __shared__ declaration; the simulator needs each in its own declaration
+// expect-error: 2:33: extern __shared__ variable 'bad' must be an array of unknown size, as in 'extern __shared__ float name[];'
 // expect-error: 3:20: __shared__ variable 'x' has an initializer; CUDA does not allow initializing __shared__ variables (nvcc rejects this too)
 // expect-error: 4:19: __shared__ variable 'y' has an initializer; CUDA does not allow initializing __shared__ variables (nvcc rejects this too)
 // expect-error: 6:27: extern __shared__ variable 'dynamic' must be an array of unknown size, as in 'extern __shared__ float name[];'

@@ -32,3 +32,9 @@ __device__ void helper() { typedef int cusim_shared_t_in_namespace[2]; cusim_sha
 struct S {
   __device__ void method() { typedef int cusim_shared_t_in_method; cusim_shared_t_in_method& in_method = *::cusim::shared_var<cusim_shared_t_in_method>([]{}); }
 };
+__global__ void several() {
+  typedef float cusim_shared_t_a[16]; cusim_shared_t_a& a = *::cusim::shared_var<cusim_shared_t_a>([]{}); typedef float cusim_shared_t_b[16]; cusim_shared_t_b& b = *::cusim::shared_var<cusim_shared_t_b>([]{});
+  typedef int cusim_shared_t_x; cusim_shared_t_x& x = *::cusim::shared_var<cusim_shared_t_x>([]{}); typedef int cusim_shared_t_y[4]; cusim_shared_t_y& y = *::cusim::shared_var<cusim_shared_t_y>([]{});
+  typedef __align__(8) float * cusim_shared_t_p; cusim_shared_t_p& p = *::cusim::shared_var<cusim_shared_t_p>([]{ return alignof(cusim_shared_t_p); }); typedef __align__(8) float cusim_shared_t_q[2][3]; cusim_shared_t_q& q = *::cusim::shared_var<cusim_shared_t_q>([]{ return alignof(cusim_shared_t_q); }); typedef __align__(8) float * cusim_shared_t_r[2]; cusim_shared_t_r& r = *::cusim::shared_var<cusim_shared_t_r>([]{ return alignof(cusim_shared_t_r); });
+  typedef double cusim_shared_t_d[]; ::std::remove_extent_t<cusim_shared_t_d>* const d = (::std::remove_extent_t<cusim_shared_t_d>*)::cusim::shared_dynamic(); typedef double cusim_shared_t_e[]; ::std::remove_extent_t<cusim_shared_t_e>* const e = (::std::remove_extent_t<cusim_shared_t_e>*)::cusim::shared_dynamic();
+}

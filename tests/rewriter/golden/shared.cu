@@ -31,3 +31,9 @@ __device__ void helper() { __shared__ int in_namespace[2]; }
 struct S {
   __device__ void method() { __shared__ int in_method; }
 };
+__global__ void several() {
+  __shared__ float a[16], b[16];
+  __shared__ int x, y[4];
+  static __shared__ __align__(8) float *p, q[2][3], *r[2];
+  extern __shared__ double d[], e[];
+}

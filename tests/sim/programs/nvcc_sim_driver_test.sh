@@ -60,6 +60,41 @@ expect_pass "separate compilation with -c, then link" \
   bash -c "'$nvcc_sim' -c -o hello.o '$programs/hello_blocks.cu' && '$nvcc_sim' hello.o -o hello && ./hello"
 expect_pass "-run" "$nvcc_sim" -run -o stencil "$programs/stencil_1d.cu"
 
+# A Makefile's separate compilation (issue 27, item 3): -rdc=true -dc of two .cu files (a kernel
+# calls a __device__ function of the other), -dlink, a .c file in the host compiler's default
+# dialect (M_PI, timersub: hidden by -std=c11), -include, -Xcompiler lists, and GPU-only flags
+# that are ignored with one note. nvcc accepts the same command lines (checked when installed).
+multi=$programs/multi_file
+multi_build() { # COMPILER: the five steps, then the program for nvcc-sim
+  "$1" -rdc=true -dc -arch=sm_90 -include "$multi/config.h" -Xcompiler -O2,-Wall -Xptxas -v \
+    -maxrregcount 32 -lineinfo --use_fast_math -o kernels.o "$multi/kernels.cu" &&
+    "$1" -rdc=true -dc -G -arch=sm_90 -o scale.o "$multi/scale.cu" &&
+    "$1" -dlink -arch=sm_90 kernels.o scale.o -o dlink.o &&
+    "$1" -include "$multi/config.h" -Xcompiler -Wall,-Werror -c -o main.o "$multi/main.c" &&
+    "$1" -arch=sm_90 kernels.o scale.o dlink.o main.o -o multi_file
+}
+if output=$(multi_build "$nvcc_sim" 2>&1 && ./multi_file 2>&1); then
+  if grep -q '^PASS multi_file' <<<"$output" &&
+    grep -q 'note: ignored, they concern only GPU code: -rdc=true -Xptxas -v -maxrregcount 32 -lineinfo --use_fast_math$' <<<"$output" &&
+    grep -q 'note: -dlink: nothing to link' <<<"$output"; then
+    echo "ok: separate compilation, -dlink, -include, C in the default dialect"
+  else
+    fail "multi_file: not the expected output or notes: $output"
+  fi
+else
+  fail "multi_file: exit status $?: $output"
+fi
+if command -v nvcc >/dev/null 2>&1; then
+  mkdir -p with_nvcc
+  if output=$(cd with_nvcc && multi_build nvcc 2>&1); then
+    echo "ok: nvcc accepts the same command lines"
+  else
+    fail "multi_file: nvcc refuses the command lines: $output"
+  fi
+fi
+expect_error "-ptx is refused with its reason" "nvcc-sim: error: -ptx asks for GPU code" \
+  "$nvcc_sim" -ptx -o x.ptx "$programs/vector_add.cu"
+
 # --profile: the program prints the profiler's report when it exits, with the source lines; the
 # registers come from nvcc when it is installed, else the report says they are assumed.
 if output=$("$nvcc_sim" --profile -o matmul_profiled "$programs/matmul_tiled.cu" 2>&1 &&
