@@ -92,6 +92,12 @@ if command -v nvcc >/dev/null 2>&1; then
     fail "multi_file: nvcc refuses the command lines: $output"
   fi
 fi
+if output=$("$nvcc_sim" -cuda "$programs/vector_add.cu" 2>&1) &&
+  grep -q 'note: -cuda: the simulator has no separate host pass' <<<"$output"; then
+  echo "ok: -cuda (a Makefile's host-pass step) is a note, not a refusal"
+else
+  fail "-cuda: $output"
+fi
 expect_error "-ptx is refused with its reason" "nvcc-sim: error: -ptx asks for GPU code" \
   "$nvcc_sim" -ptx -o x.ptx "$programs/vector_add.cu"
 
