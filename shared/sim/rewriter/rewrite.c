@@ -693,15 +693,17 @@ static void scratch_tokens(rewriter *r, size_t first, size_t end,
 
 /* ---- kernel launches -------------------------------------------------------------------- */
 
+/* A launch opens with "<<" then "<" and closes with ">>" then ">", with or without space between
+ * (nvcc 13 takes "k << < g, b >> > (...)", as Rodinia's particlefilter writes it, and refuses
+ * "< <<" and "> >>"). */
 static int is_launch_start(const rewriter *r, size_t i) {
   return token_is_char(r, i, '<') && token_is_char(r, i + 1, '<') && token_is_char(r, i + 2, '<') &&
-         token_touches_previous(r, i + 1) && token_touches_previous(r, i + 2) &&
-         !token_is(r, i - 1, "operator");
+         token_touches_previous(r, i + 1) && !token_is(r, i - 1, "operator");
 }
 
 static int is_launch_end(const rewriter *r, size_t i) {
   return token_is_char(r, i, '>') && token_is_char(r, i + 1, '>') && token_is_char(r, i + 2, '>') &&
-         token_touches_previous(r, i + 1) && token_touches_previous(r, i + 2);
+         token_touches_previous(r, i + 1);
 }
 
 static int is_statement_boundary(const rewriter *r, size_t i) {
@@ -1869,11 +1871,11 @@ static void hook_branch(rewriter *r, size_t i) {
 
 /* ---- shifts in device code: the GPU's clamped shl/shr (issue 27, cusim_shift.h) --------- */
 
-/* Tokens i and i+1 are the two touching halves of '<<' or '>>' (c), and no third one touches
- * them ('<<<' and '>>>' are a launch's). */
+/* Tokens i and i+1 are the two touching halves of '<<' or '>>' (c), and no third one follows
+ * them ('<<<' and '<< <', '>>>' and '>> >' are a launch's). */
 static int shift_pair(const rewriter *r, size_t i, char c) {
   return token_is_char(r, i, c) && token_is_char(r, i + 1, c) && token_touches_previous(r, i + 1) &&
-         !(token_is_char(r, i + 2, c) && token_touches_previous(r, i + 2)) &&
+         !token_is_char(r, i + 2, c) &&
          !(i > 0 && token_is_char(r, i - 1, c) && token_touches_previous(r, i));
 }
 
