@@ -92,6 +92,16 @@ if command -v nvcc >/dev/null 2>&1; then
     fail "multi_file: nvcc refuses the command lines: $output"
   fi
 fi
+# --toolkit DIR: a stand-in toolkit for Makefiles; a program whose objects come from DIR/bin/nvcc and
+# that is linked by the C compiler with -lcudart (as Rodinia's backprop does) runs.
+if output=$("$nvcc_sim" --toolkit toolkit 2>&1 &&
+  toolkit/bin/nvcc -c -o tk_hello.o "$programs/hello_blocks.cu" 2>&1 &&
+  cc tk_hello.o -Ltoolkit/lib64 -lcudart -o tk_hello 2>&1 && ./tk_hello 2>&1) &&
+  [ -d toolkit/include ] && ! ls toolkit/include/* >/dev/null 2>&1; then
+  echo "ok: --toolkit: make CUDA_DIR=DIR builds, and gcc links nvcc's objects with -lcudart"
+else
+  fail "--toolkit: $output"
+fi
 if output=$("$nvcc_sim" -cuda "$programs/vector_add.cu" 2>&1) &&
   grep -q 'note: -cuda: the simulator has no separate host pass' <<<"$output"; then
   echo "ok: -cuda (a Makefile's host-pass step) is a note, not a refusal"
