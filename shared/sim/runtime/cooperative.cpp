@@ -23,7 +23,6 @@ struct grid_barrier {
   uint64_t arrived = 0;    // blocks waiting at the grid barrier now
   uint64_t generation = 0; // grid barriers crossed
   uint64_t done = 0;       // workers with no block left (their block returned, or none came)
-  bool deadlock_reported = false;
   const std::atomic<bool> *failed = nullptr; // the launch has an execution error
   const char *file = nullptr;                // where the first waiting block called grid.sync()
   int line = 0;
@@ -90,15 +89,15 @@ void wait_for_grid(grid_barrier *g, const char *file, int line) {
     // Every worker waits here or has finished: the blocks that finished never reach the barrier.
     // On a GPU the grid hangs.
     if (g->arrived + g->done == g->blocks) {
-      char buf[1024] = "";
-      if (!g->deadlock_reported) {
-        g->deadlock_reported = true;
-        std::snprintf(buf, sizeof buf,
-                      "grid.sync() deadlock in %s: %llu of %llu blocks wait at grid.sync() at "
-                      "%s, the others returned without reaching it (a GPU hangs)",
-                      where_running().c_str(), (unsigned long long)g->arrived,
-                      (unsigned long long)g->blocks, place(g->file, g->line).c_str());
-      }
+      // Every block that sees it says it: the first to end the launch prints its message
+      // (abort_block prints one), so the message cannot be lost to a block that ends the launch
+      // first in silence.
+      char buf[1024];
+      std::snprintf(buf, sizeof buf,
+                    "grid.sync() deadlock in %s: %llu of %llu blocks wait at grid.sync() at "
+                    "%s, the others returned without reaching it (a GPU hangs)",
+                    where_running().c_str(), (unsigned long long)g->arrived,
+                    (unsigned long long)g->blocks, place(g->file, g->line).c_str());
       lock.unlock();
       fail_running_block(cudaErrorLaunchTimeout, buf);
     }
