@@ -3,10 +3,12 @@
 #
 # GPU ground truth. Builds everything for sm_90 with the real nvcc: every lesson's exercise and
 # solution, the must-not-compile corpus (tests/nocompile/*.cu: nvcc must REJECT each one) and the
-# simulator's program corpus (tests/sim/programs/*.cu, and tests/sim/leak_cases.cu). CI runs this
-# half (--build-only), so it cannot rot. Where a GPU is present (nvidia-smi works and a CUDA
-# program runs), it then runs the `ci` preset's cuda tests, every lesson's solution at its default
-# size (timed, with its figures) and the program corpus, and writes a results block (device,
+# simulator's program corpus (tests/sim/programs/*.cu, and tests/sim/leak_cases.cu) and semantics
+# cases (tests/gpu/semantics.list). CI runs this half (--build-only), so it cannot rot. Where a GPU
+# is present (nvidia-smi works and a CUDA program runs), it then runs every `cuda` test of a
+# maintainer build without the simulator (solutions, shipped exercises that must fail, seeded
+# inputs), every lesson's solution at its default size (timed, with its figures), then again under
+# grade's run limits, the program corpus and the semantics cases, and writes a results block (device,
 # driver, CUDA, date, each result) to FILE, ready to paste into docs/results.md. Any failure fails
 # the script (exit 1); what it skipped, and why, is said in one line each. Logs go to DIR (default
 # build-validate/).
@@ -20,7 +22,7 @@ while [ $# -gt 0 ]; do
     --build-only) build_only=1 ;;
     --results) results=${2:?--results needs a file}; shift ;;
     --dir) dir=${2:?--dir needs a folder}; shift ;;
-    -h | --help) sed -n '2,12p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
+    -h | --help) sed -n '2,14p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
     *) echo "validate: unknown argument '$1' (try --help)" >&2; exit 2 ;;
   esac
   shift
@@ -35,12 +37,14 @@ fail() { failures+=("$1"); echo "FAIL: $1"; }
 skip() { echo "skipped: $1"; }
 elapsed() { echo $(($(date +%s) - $1)); }
 nvcc_flags=(-std=c++17 -arch=sm_90)
+jobs_max=$(nproc 2>/dev/null || echo 2)
+trap 'kill $(jobs -rp) 2>/dev/null' EXIT # Ctrl-C stops the builds in flight too
 
 # ---- 1. Every lesson, exercise and solution, for sm_90 (CMake, the project's own build) --------
 start=$(date +%s)
-if cmake -S "$root" -B "$dir/lessons" -G Ninja -DWB_SIM=OFF -DWB_CUDA=ON -DWB_TESTS=learner \
-  -DBUILD_TESTING=OFF -DWB_WERROR=ON -DCMAKE_CUDA_ARCHITECTURES=90 >"$logs/lessons.configure.log" 2>&1 &&
-  cmake --build "$dir/lessons" >"$logs/lessons.build.log" 2>&1; then
+if cmake -S "$root" -B "$dir/lessons" -G Ninja -DWB_SIM=OFF -DWB_CUDA=ON -DWB_TESTS=maintainer \
+  -DBUILD_TESTING=ON -DWB_MUTANTS=OFF -DWB_WERROR=ON -DCMAKE_BUILD_TYPE=Release -DCMAKE_CUDA_ARCHITECTURES=90 >"$logs/lessons.configure.log" 2>&1 &&
+  cmake --build "$dir/lessons" -j "$jobs_max" >"$logs/lessons.build.log" 2>&1; then
   count=$(find "$dir/lessons/bin" -maxdepth 1 -type f -name '*.cuda' | wc -l)
   echo "lessons: $count CUDA programs built for sm_90 in $(elapsed "$start") s"
   [ "$count" -gt 0 ] || fail "lessons: no CUDA program was built (is the toolkit found by CMake?)"
@@ -51,18 +55,30 @@ fi
 
 # ---- 2. The must-not-compile corpus: nvcc must reject every snippet ----------------------------
 if [ -d "$root/tests/nocompile" ]; then
-  start=$(date +%s) rejected=0 total=0
+  start=$(date +%s) rejected=0 total=0 snippets=()
+  rm -f "$logs"/nocompile.*.status
+  reject_snippet() { # SNIPPET: one nvcc compile in the background; its status goes to a file
+    local name=${1##*/}
+    nvcc "${nvcc_flags[@]}" -I"$root/shared/harness" -c "$1" -o "$dir/nocompile.$name.o" \
+      >"$logs/nocompile.$name.log" 2>&1
+    echo $? >"$logs/nocompile.$name.status"
+    rm -f "$dir/nocompile.$name.o"
+  }
   for snippet in "$root"/tests/nocompile/*.cu; do
     [ -e "$snippet" ] || continue
     total=$((total + 1))
-    if nvcc "${nvcc_flags[@]}" -I"$root/shared/harness" -c "$snippet" -o "$dir/nocompile.o" \
-      >"$logs/nocompile.${snippet##*/}.log" 2>&1; then
+    snippets+=("$snippet")
+    while [ "$(jobs -rp | wc -l)" -ge "$jobs_max" ]; do wait -n; done
+    reject_snippet "$snippet" &
+  done
+  wait
+  for snippet in "${snippets[@]}"; do
+    if [ "$(cat "$logs/nocompile.${snippet##*/}.status" 2>/dev/null)" = 0 ]; then
       fail "nocompile: nvcc ACCEPTS ${snippet#"$root"/}: it does not belong in the corpus"
     else
       rejected=$((rejected + 1))
     fi
   done
-  rm -f "$dir/nocompile.o"
   echo "nocompile: nvcc rejected $rejected of $total snippets in $(elapsed "$start") s"
 else
   skip "nocompile: tests/nocompile/ does not exist"
@@ -71,9 +87,7 @@ fi
 # ---- 3. The simulator's program corpus, built by nvcc as a course would build it --------------
 # A program may name extra nvcc flags on a line "// nvcc-flags: ..." (e.g. -lcurand).
 start=$(date +%s) built=0 total=0 programs=() names=()
-jobs_max=$(nproc 2>/dev/null || echo 2)
 rm -f "$logs"/program.*.status
-trap 'kill $(jobs -rp) 2>/dev/null' EXIT # Ctrl-C stops the builds in flight too
 build_program() { # NAME SOURCE: one nvcc build; its status goes to a file (it runs in the background)
   local extra=()
   read -r -a extra <<<"$(sed -n 's|^// nvcc-flags: *||p' "$2" | head -n 1)"
@@ -101,6 +115,47 @@ for name in "${names[@]}"; do
   fi
 done
 echo "programs: $built of $total built with nvcc in $(elapsed "$start") s"
+
+# ---- 3b. The semantics cases (tests/gpu/semantics.list): the simulator's own test programs -----
+# Each binary is named after its first source; several cases may run one binary.
+trim() { local s=$1; s=${s#"${s%%[![:space:]]*}"}; printf '%s' "${s%"${s##*[![:space:]]}"}"; }
+start=$(date +%s) cases=() binaries=()
+declare -A case_binary=() case_args=() case_expect=() binary_sources=() binary_flags=()
+while IFS='|' read -r name sources args flags expect; do
+  name=$(trim "$name")
+  case $name in '' | '#'*) continue ;; esac
+  sources=$(trim "$sources")
+  binary=sem.${sources%% *}
+  binary=${binary%.*}
+  cases+=("$name")
+  case_binary[$name]=$binary case_args[$name]=$(trim "$args") case_expect[$name]=$(trim "$expect")
+  if [ -z "${binary_sources[$binary]+set}" ]; then
+    binaries+=("$binary")
+    binary_sources[$binary]=$sources binary_flags[$binary]=$(trim "$flags")
+  fi
+done <"$root/tests/gpu/semantics.list"
+build_case_binary() { # BINARY: one nvcc build in the background; its status goes to a file
+  local sources=() flags=()
+  read -r -a sources <<<"${binary_sources[$1]}"
+  read -r -a flags <<<"${binary_flags[$1]}"
+  (cd "$root/tests/sim" && nvcc "${nvcc_flags[@]}" "${flags[@]}" -o "$dir/bin/$1" "${sources[@]}") \
+    >"$logs/program.$1.log" 2>&1
+  echo $? >"$logs/program.$1.status"
+}
+for binary in "${binaries[@]}"; do
+  while [ "$(jobs -rp | wc -l)" -ge "$jobs_max" ]; do wait -n; done
+  build_case_binary "$binary" &
+done
+wait
+built=0
+for binary in "${binaries[@]}"; do
+  if [ "$(cat "$logs/program.$binary.status" 2>/dev/null)" = 0 ]; then
+    built=$((built + 1))
+  else
+    fail "semantics: ${binary_sources[$binary]} does not build with nvcc (log: $logs/program.$binary.log)"
+  fi
+done
+echo "semantics: $built of ${#binaries[@]} programs (${#cases[@]} cases) built with nvcc in $(elapsed "$start") s"
 
 finish() {
   if [ ${#failures[@]} -gt 0 ]; then
@@ -140,18 +195,23 @@ cuda=$(nvcc --version | sed -n 's/.*release \([0-9.]*\).*/\1/p')
 } >"$results"
 row() { printf '| %s | %s | %s | %s |\n' "$@" >>"$results"; }
 
-# ---- 4. The ci preset's cuda tests -------------------------------------------------------------
+# ---- 4. Every `cuda` test of the maintainer build (step 1's, without the simulator) -----------
+# Solutions checked against the CPU, each shipped exercise failing its check, seeded inputs.
 start=$(date +%s)
-if cmake --preset ci -B "$dir/ci" >"$logs/ci.configure.log" 2>&1 &&
-  cmake --build "$dir/ci" >"$logs/ci.build.log" 2>&1 &&
-  ctest --test-dir "$dir/ci" -L cuda --output-on-failure >"$logs/ci.cuda.log" 2>&1; then
-  summary=$(grep -E 'tests passed' "$logs/ci.cuda.log" | tail -n 1)
-  grep -q -E 'Skipped|Not Run' "$logs/ci.cuda.log" && fail "ci cuda tests: some were skipped on a GPU (log: $logs/ci.cuda.log)"
-  row "ci preset, label cuda" "pass: $summary" "$(elapsed "$start")" ""
-  echo "ci cuda tests: $summary"
+if ctest --test-dir "$dir/lessons" -L cuda -j 8 --timeout 300 --output-on-failure >"$logs/cuda-tests.log" 2>&1; then
+  summary=$(grep -E 'tests passed' "$logs/cuda-tests.log" | tail -n 1)
+  if grep -q -E 'Skipped|Not Run' "$logs/cuda-tests.log"; then
+    fail "cuda tests: some were skipped on a GPU (log: $logs/cuda-tests.log)"
+    summary="SKIPPED on a GPU: $summary"
+  else
+    summary="pass: $summary"
+  fi
+  row "maintainer build without the simulator, label cuda" "$summary" "$(elapsed "$start")" ""
+  echo "cuda tests: $summary"
 else
-  row "ci preset, label cuda" "FAIL" "$(elapsed "$start")" "$logs/ci.cuda.log"
-  fail "ci cuda tests (logs: $logs/ci.*.log)"
+  failed=$(grep -E '^[[:space:]]*[0-9]+ - ' "$logs/cuda-tests.log" | awk '{print $3}' | paste -s -d ' ')
+  row "maintainer build without the simulator, label cuda" "FAIL: $failed" "$(elapsed "$start")" "$(grep -E 'tests passed' "$logs/cuda-tests.log" | tail -n 1)"
+  fail "cuda tests: $failed (log: $logs/cuda-tests.log)"
 fi
 
 # ---- 5. Every lesson's solution at its default (timing) size -----------------------------------
@@ -159,7 +219,7 @@ for program in "$dir"/lessons/bin/*.solution.cuda; do
   [ -e "$program" ] || continue
   name=${program##*/}
   start=$(date +%s%N)
-  timeout 600 "$program" >"$logs/run.$name.log" 2>&1
+  timeout 120 "$program" >"$logs/run.$name.log" 2>&1
   status=$?
   seconds=$(awk -v ns=$(($(date +%s%N) - start)) 'BEGIN { printf "%.2f", ns / 1e9 }')
   figures=$(grep -E 'GB/s|speedup|[0-9] ms|[0-9] us' "$logs/run.$name.log" | head -n 4 | tr -s ' ' | paste -s -d ';' | sed 's/|/\\|/g')
@@ -171,10 +231,41 @@ for program in "$dir"/lessons/bin/*.solution.cuda; do
   fi
 done
 
+# ---- 5b. grade's run limits with the CUDA driver (shared/workbook/limits.sh) -------------------
+# `workbook grade` runs each lesson program under a memory cgroup (--run-memory, default 4096 MiB)
+# and a process limit (--run-procs, default 256). Each solution must still pass under them; a
+# 64 MiB cap shows what a GPU program's host side needs (recorded, not checked).
+probe_limits=$("$root/shared/workbook/limits.sh" --probe 2>&1)
+if [ "$probe_limits" != cgroup ]; then
+  row "grade's run limits" "not measured" "" "limits.sh --probe: $probe_limits (no cgroup here)"
+  skip "grade's run limits: limits.sh --probe says '$probe_limits', not cgroup"
+else
+  start=$(date +%s) passed=0 total=0
+  for program in "$dir"/lessons/bin/*.solution.cuda; do
+    [ -e "$program" ] || continue
+    name=${program##*/}
+    total=$((total + 1))
+    "$root/shared/workbook/limits.sh" --memory 4096 --cgroup-only --procs 256 -- timeout 120 "$program" --repeat 1 \
+      >"$logs/limits.$name.log" 2>&1
+    status=$?
+    if [ $status -eq 0 ] && tail -n 1 "$logs/limits.$name.log" | grep -q '^PASS'; then
+      passed=$((passed + 1))
+    else
+      fail "$name under grade's run limits (4096 MiB, 256 processes): exit $status (log: $logs/limits.$name.log)"
+    fi
+  done
+  first=$(find "$dir/lessons/bin" -maxdepth 1 -type f -name '*.solution.cuda' | sort | head -n 1)
+  "$root/shared/workbook/limits.sh" --memory 64 --cgroup-only -- timeout 120 "$first" --repeat 1 >"$logs/limits.64MiB.log" 2>&1
+  tight=$?
+  row "grade's run limits (cgroup: 4096 MiB, 256 processes)" "$passed of $total solutions pass" "$(elapsed "$start")" \
+    "${first##*/} in 64 MiB: exit $tight, $(tail -n 1 "$logs/limits.64MiB.log" | cut -c1-100 | sed 's/|/\\|/g')"
+  echo "grade's run limits: $passed of $total solutions pass; in 64 MiB ${first##*/} exits $tight"
+fi
+
 # ---- 6. The program corpus on the GPU ----------------------------------------------------------
 for name in "${programs[@]}"; do
   start=$(date +%s%N)
-  timeout 300 "$dir/bin/$name" >"$logs/run.program.$name.log" 2>&1
+  timeout 120 "$dir/bin/$name" >"$logs/run.program.$name.log" 2>&1
   status=$?
   seconds=$(awk -v ns=$(($(date +%s%N) - start)) 'BEGIN { printf "%.2f", ns / 1e9 }')
   if [ $status -eq 0 ] && grep -q PASS "$logs/run.program.$name.log" && ! grep -q FAIL "$logs/run.program.$name.log"; then
@@ -182,6 +273,29 @@ for name in "${programs[@]}"; do
   else
     row "program $name" "FAIL (exit $status)" "$seconds" "$(tail -n 1 "$logs/run.program.$name.log")"
     fail "program $name on the GPU (log: $logs/run.program.$name.log)"
+  fi
+done
+
+# ---- 7. The semantics cases on the GPU: the simulator's answers must be a GPU's ----------------
+for name in "${cases[@]}"; do
+  binary=${case_binary[$name]}
+  [ "$(cat "$logs/program.$binary.status" 2>/dev/null)" = 0 ] || continue
+  args=()
+  read -r -a args <<<"${case_args[$name]}"
+  start=$(date +%s%N)
+  output=$(cd "$dir/bin" && timeout 60 "./$binary" "${args[@]}" 2>&1)
+  status=$?
+  printf '%s\n' "$output" >"$logs/run.semantics.$name.log"
+  seconds=$(awk -v ns=$(($(date +%s%N) - start)) 'BEGIN { printf "%.2f", ns / 1e9 }')
+  expect=${case_expect[$name]}
+  shown=$(printf '%s' "$output" | tr '\n' ';' | cut -c1-300 | sed 's/|/\\|/g')
+  if [ "$expect" = record ]; then
+    row "semantics $name" "recorded (exit $status)" "$seconds" "$shown"
+  elif { [ -z "$expect" ] && [ $status -eq 0 ]; } || { [ -n "$expect" ] && [[ $output =~ ${expect//\\n/$'\n'} ]]; }; then
+    row "semantics $name" pass "$seconds" ""
+  else
+    row "semantics $name" "FAIL (exit $status)" "$seconds" "$shown"
+    fail "semantics $name: a GPU's answer is not the simulator's (log: $logs/run.semantics.$name.log)"
   fi
 done
 
