@@ -127,7 +127,7 @@ int main(int argc, char **argv) {
   copy_buffers big = device_buffers(in, too_big_n, 0);
   status = copy_one_block(big.in, big.out, too_big_n);
   (void)cudaGetLastError(); /* clear it, whatever your function did */
-  if (status == cudaErrorInvalidConfiguration) {
+  if (wb_launch_refused(status)) {
     CUDA_CHECK(cudaMemcpy(out, big.out, sizeof(float), cudaMemcpyDeviceToHost));
     wb_info(&args, "check 2: copy_one_block, <<<1, %d>>>: the launch was refused, as it must be:\n",
             too_big_n);
@@ -140,7 +140,7 @@ int main(int argc, char **argv) {
            "  %s (\"%s\")",
            too_big_n, max_threads, too_big_n, cudaGetErrorName(status), cudaGetErrorString(status));
     if (status == cudaSuccess)
-      printf(" instead of cudaErrorInvalidConfiguration.\n"
+      printf(" instead of an error (cudaErrorInvalidValue on CUDA 13).\n"
              "  Does copy_one_block launch ONE block of n threads, and return what\n"
              "  launch_result() says?\n");
     else

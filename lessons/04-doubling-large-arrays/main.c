@@ -86,9 +86,9 @@ static long long check_launch(const char *what, context *c, cudaError_t (*launch
   if (status != cudaSuccess) {
     wb_print_wrapped(stdout, NULL, "%s: the launch was refused: %s: %s\n", what,
                      cudaGetErrorName(status), cudaGetErrorString(status));
-    if (status == cudaErrorInvalidConfiguration && c->n < THREADS_PER_BLOCK)
+    if (wb_launch_refused(status) && c->n < THREADS_PER_BLOCK)
       printf("  (n = %d is less than one block: does the block count round up?)\n", c->n);
-    else if (status == cudaErrorInvalidConfiguration)
+    else if (wb_launch_refused(status))
       printf("  (every grid and block dimension must be at least 1, and a block may have at most\n"
              "  1024 threads)\n");
     return c->n;

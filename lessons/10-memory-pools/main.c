@@ -33,7 +33,9 @@ static size_t arange_past_the_grid(cudaStream_t stream) {
   int *d_data = NULL, *data = malloc(count * sizeof(int));
   if (!data) return 0; /* the check is skipped rather than failed */
   CUDA_CHECK(cudaMalloc((void **)&d_data, count * sizeof(int)));
-  CUDA_CHECK(cudaMemset(d_data, 0xFF, count * sizeof(int)));
+  /* on `stream`: a cudaMemset goes to the legacy default stream, which does not wait for a
+   * non-blocking stream nor it for it, so the kernel could run before the memset ends */
+  CUDA_CHECK(cudaMemsetAsync(d_data, 0xFF, count * sizeof(int), stream));
   CUDA_CHECK(arange_on_device(d_data, count, stream));
   CUDA_CHECK(cudaStreamSynchronize(stream));
   CUDA_CHECK(cudaMemcpy(data, d_data, count * sizeof(int), cudaMemcpyDeviceToHost));
@@ -358,7 +360,7 @@ int main(int argc, char **argv) {
     CUDA_CHECK(cudaMalloc((void **)&c.d_x, bytes));
     CUDA_CHECK(cudaMalloc((void **)&c.d_acc, bytes));
     CUDA_CHECK(cudaMemcpy(c.d_x, host, bytes, cudaMemcpyHostToDevice));
-    CUDA_CHECK(cudaMemset(c.d_acc, 0, bytes));
+    CUDA_CHECK(cudaMemsetAsync(c.d_acc, 0, bytes, c.stream));
     double steps_malloc_ms = wb_time_host_ms(run_steps_malloc, &c, 1, args.repeat);
     double steps_pool_ms = wb_time_host_ms(run_steps_pool, &c, 1, args.repeat);
     wb_print_figure(&args, "steps_with_cudamalloc", steps_malloc_ms, 0, NULL, 0);

@@ -9,11 +9,14 @@
 #ifndef CUSIM
 #include <cuda_runtime_api.h>
 
-/* The driver's function `name` in the version of the cuda.h this program was compiled with. */
-static void *entry_point(const char *name) {
+/* The driver's function `name` with the ABI of `version` (cudaTypedefs.h's PFN_name_vVERSION).
+ * Each version is the one whose parameters cuda.h declares: asking for CUDA_VERSION instead gives
+ * the newest ABI, and CUDA 13's cuCtxSynchronize takes a context (a call without one failed with
+ * CUDA_ERROR_CONTEXT_IS_DESTROYED on an H200). */
+static void *entry_point(const char *name, int version) {
   void *function = NULL;
   enum cudaDriverEntryPointQueryResult found = cudaDriverEntryPointSymbolNotFound;
-  if (cudaGetDriverEntryPointByVersion(name, &function, CUDA_VERSION, cudaEnableDefault, &found) !=
+  if (cudaGetDriverEntryPointByVersion(name, &function, version, cudaEnableDefault, &found) !=
           cudaSuccess ||
       found != cudaDriverEntryPointSuccess)
     return NULL;
@@ -22,31 +25,31 @@ static void *entry_point(const char *name) {
 
 /* Defines NAME (the symbol cuda.h's macros name, e.g. cuMemAlloc_v2) as a call of the driver's
  * own. Without a driver every call returns CUDA_ERROR_NOT_INITIALIZED. */
-#define FORWARD(name, params, args)                                                                \
+#define FORWARD(name, version, params, args)                                                       \
   CUresult CUDAAPI name params {                                                                   \
     static CUresult(CUDAAPI *driver) params = NULL;                                                \
-    if (driver == NULL) *(void **)&driver = entry_point(#name);                                    \
+    if (driver == NULL) *(void **)&driver = entry_point(#name, version);                           \
     return driver ? driver args : CUDA_ERROR_NOT_INITIALIZED;                                      \
   }
 
-FORWARD(cuGetErrorName, (CUresult error, const char **text), (error, text))
-FORWARD(cuGetErrorString, (CUresult error, const char **text), (error, text))
-FORWARD(cuInit, (unsigned int flags), (flags))
-FORWARD(cuDeviceGet, (CUdevice * device, int ordinal), (device, ordinal))
-FORWARD(cuDevicePrimaryCtxRetain, (CUcontext * context, CUdevice device), (context, device))
-FORWARD(cuDevicePrimaryCtxRelease, (CUdevice device), (device))
-FORWARD(cuCtxSetCurrent, (CUcontext context), (context))
-FORWARD(cuCtxSynchronize, (void), ())
-FORWARD(cuMemAlloc, (CUdeviceptr * pointer, size_t bytes), (pointer, bytes))
-FORWARD(cuMemFree, (CUdeviceptr pointer), (pointer))
-FORWARD(cuMemcpyHtoD, (CUdeviceptr to, const void *from, size_t bytes), (to, from, bytes))
-FORWARD(cuMemcpyDtoH, (void *to, CUdeviceptr from, size_t bytes), (to, from, bytes))
-FORWARD(cuMemsetD32, (CUdeviceptr to, unsigned int value, size_t count), (to, value, count))
-FORWARD(cuModuleLoadData, (CUmodule * module, const void *image), (module, image))
-FORWARD(cuModuleGetFunction, (CUfunction * function, CUmodule module, const char *name),
+FORWARD(cuGetErrorName, 6000, (CUresult error, const char **text), (error, text))
+FORWARD(cuGetErrorString, 6000, (CUresult error, const char **text), (error, text))
+FORWARD(cuInit, 2000, (unsigned int flags), (flags))
+FORWARD(cuDeviceGet, 2000, (CUdevice * device, int ordinal), (device, ordinal))
+FORWARD(cuDevicePrimaryCtxRetain, 7000, (CUcontext * context, CUdevice device), (context, device))
+FORWARD(cuDevicePrimaryCtxRelease, 11000, (CUdevice device), (device))
+FORWARD(cuCtxSetCurrent, 4000, (CUcontext context), (context))
+FORWARD(cuCtxSynchronize, 2000, (void), ())
+FORWARD(cuMemAlloc, 3020, (CUdeviceptr * pointer, size_t bytes), (pointer, bytes))
+FORWARD(cuMemFree, 3020, (CUdeviceptr pointer), (pointer))
+FORWARD(cuMemcpyHtoD, 3020, (CUdeviceptr to, const void *from, size_t bytes), (to, from, bytes))
+FORWARD(cuMemcpyDtoH, 3020, (void *to, CUdeviceptr from, size_t bytes), (to, from, bytes))
+FORWARD(cuMemsetD32, 3020, (CUdeviceptr to, unsigned int value, size_t count), (to, value, count))
+FORWARD(cuModuleLoadData, 2000, (CUmodule * module, const void *image), (module, image))
+FORWARD(cuModuleGetFunction, 2000, (CUfunction * function, CUmodule module, const char *name),
         (function, module, name))
-FORWARD(cuModuleUnload, (CUmodule module), (module))
-FORWARD(cuLaunchKernel,
+FORWARD(cuModuleUnload, 2000, (CUmodule module), (module))
+FORWARD(cuLaunchKernel, 4000,
         (CUfunction f, unsigned int grid_x, unsigned int grid_y, unsigned int grid_z,
          unsigned int block_x, unsigned int block_y, unsigned int block_z,
          unsigned int shared_bytes, CUstream stream, void **params, void **extra),

@@ -205,6 +205,12 @@ typedef struct {
 void wb_device_open(wb_device *device);
 /* Exit 2 with a reason unless `bytes` fit in the device's free memory. */
 void wb_require_device_memory(const wb_program *program, const wb_device *device, double bytes);
+/* 1 when a launch was refused for its shape (block or grid dimensions, dynamic shared memory, a
+ * block above the kernel's __launch_bounds__): CUDA 13 answers cudaErrorInvalidValue (seen on an
+ * H200, driver 580), older releases cudaErrorInvalidConfiguration. */
+static inline int wb_launch_refused(cudaError_t status) {
+  return status == cudaErrorInvalidValue || status == cudaErrorInvalidConfiguration;
+}
 
 /* ---- Reporting ------------------------------------------------------------------------------ */
 

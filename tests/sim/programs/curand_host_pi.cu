@@ -132,13 +132,15 @@ int main(void) {
   }
   CURAND_CHECK(curandDestroyGenerator(gen));
 
-  // A host generator writes host memory; the same seed gives the same numbers again.
+  // A host generator writes host memory; the same seed and offset give the same numbers again.
   curandGenerator_t host_gen;
   CURAND_CHECK(curandCreateGeneratorHost(&host_gen, CURAND_RNG_PSEUDO_PHILOX4_32_10));
   CURAND_CHECK(curandSetPseudoRandomGeneratorSeed(host_gen, 42ULL));
   double first[256], again[256];
   CURAND_CHECK(curandGenerateNormalDouble(host_gen, first, 256, 0.0, 1.0));
   CURAND_CHECK(curandSetPseudoRandomGeneratorSeed(host_gen, 42ULL));
+  // A new seed keeps the generator's offset (cuRAND on a GPU: seen): back to offset 0 as well.
+  CURAND_CHECK(curandSetGeneratorOffset(host_gen, 0));
   CURAND_CHECK(curandGenerateNormalDouble(host_gen, again, 256, 0.0, 1.0));
   for (int i = 0; i < 256; ++i) {
     if (first[i] != again[i] || !(fabs(first[i]) < 10.0)) {
