@@ -120,8 +120,7 @@ int main(void) {
     unsigned int got[4];
     CURAND_CHECK(curandSetGeneratorOffset(gen, places.at[i]));
     CURAND_CHECK(curandGenerate(gen, got, 4));
-    if (got[0] != want[i].x || got[1] != want[i].y || got[2] != want[i].z ||
-        got[3] != want[i].w) {
+    if (got[0] != want[i].x || got[1] != want[i].y || got[2] != want[i].z || got[3] != want[i].w) {
       printf("FAIL: raw bits at offset %llu: %08x %08x %08x %08x, want the device API's %08x "
              "%08x %08x %08x\n",
              places.at[i], got[0], got[1], got[2], got[3], want[i].x, want[i].y, want[i].z,
