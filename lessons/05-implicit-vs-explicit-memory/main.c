@@ -266,13 +266,10 @@ int main(int argc, char **argv) {
 
   way registered = {
       "6 cudaMemcpy, malloc + cudaHostRegister", EXPLICIT, NULL, NULL, dev_in, dev_out};
-  /* Arrays that exist already, to be pinned in place. The driver pins whole pages, and two small
-   * malloc'd arrays may share one (the second registration would then fail), so each array gets
-   * pages of its own: aligned to 64 KiB (a whole number of pages of 4 KiB or of 64 KiB, which
-   * some ARM machines use), its size rounded up to match. */
-  size_t page = 65536, whole_pages = (bytes + page - 1) / page * page;
-  registered.host_in = aligned_alloc(page, whole_pages);
-  registered.host_out = aligned_alloc(page, whole_pages);
+  /* Arrays that exist already, to be pinned in place: ordinary malloc'd arrays. The driver keeps
+   * the byte ranges registered, not pages, so two arrays that share a page both register. */
+  registered.host_in = malloc(bytes);
+  registered.host_out = malloc(bytes);
   if (!registered.host_in || !registered.host_out)
     wb_usage_error(&program, "cannot allocate %zu bytes of host memory", 2 * bytes);
   start = wb_now_ms();

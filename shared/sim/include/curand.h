@@ -4,7 +4,9 @@
  * works for pseudo-random generators (every CURAND_RNG_PSEUDO_* kind): a generator made with
  * curandCreateGenerator writes device memory in its stream's order (curandSetStream), one made
  * with curandCreateGeneratorHost writes host memory at once. Every pseudo-random kind is
- * Philox4x32-10 here, so the numbers have the right distributions but are not NVIDIA's own.
+ * Philox4x32-10 here: CURAND_RNG_PSEUDO_PHILOX4_32_10 gives NVIDIA's own sequence (raw bits and
+ * uniform floats as a GPU's), the other kinds the right distributions but not NVIDIA's numbers.
+ * A new seed keeps the generator's offset, as on a GPU (curandSetGeneratorOffset restarts it).
  * Quasi-random generators (Sobol) are refused with CURAND_STATUS_TYPE_ERROR and a message. The
  * device API is curand_kernel.h. */
 #ifndef CUSIM_CURAND_H

@@ -61,9 +61,6 @@ struct allocation {
 };
 extern std::map<uintptr_t, allocation> live;  // base -> allocation
 extern std::map<uintptr_t, allocation> freed; // recently freed, for "already freed" messages
-// Pages pinned by cudaHostRegister: first page -> one past the last. The driver pins whole pages,
-// so a range that shares a page with one registered before cannot be registered too.
-extern std::map<uintptr_t, uintptr_t> registered_pages;
 extern std::deque<uintptr_t> freed_order;
 void remember_freed(uintptr_t base, const allocation &a);
 lookup find_locked(const void *p);

@@ -2,12 +2,20 @@
 // memory at once (curandCreateGeneratorHost).
 //
 // Every pseudo-random kind is Philox4x32-10 (Salmon et al., "Parallel random numbers: as easy as
-// 1, 2, 3", 2011), keyed by the seed and the kind, counted by the generator's offset: the numbers
-// are reproducible and have the distributions cuRAND documents (uniform in (0, 1], normal by
-// Box-Muller in pairs), but they are not NVIDIA's own sequence. Quasi-random generators are not
-// simulated and are refused with a message.
+// 1, 2, 3", 2011), the device API's (curand_kernel.h), counted by the generator's offset in
+// 32-bit words. CURAND_RNG_PSEUDO_PHILOX4_32_10 is cuRAND's own sequence, laid out as its host
+// API lays it out (legacy ordering, the default): 65536 subsequences side by side, keyed by the
+// seed; the words 4g .. 4g+3 are curand4() number g / 65536 of subsequence g % 65536. Raw bits
+// and uniform floats are NVIDIA's numbers (an H200 gave the same first eight floats for seed 42);
+// uniform doubles take two words each with cuRAND's formula; normals are Box-Muller in pairs as
+// the device API computes them (a GPU's sine and cosine differ in the last bits). The other kinds
+// (XORWOW, the default, MRG32k3a, MTGP32, MT19937) are that Philox with the kind in the key:
+// reproducible, with cuRAND's distributions, but not NVIDIA's sequences. A new seed keeps the
+// offset, as cuRAND's does (seen on an H200). Quasi-random generators are not simulated and are
+// refused with a message.
 #include "cuda_runtime.h"
 #include "curand.h"
+#include "curand_kernel.h"
 #include "internal.hpp"
 
 #include <cmath>
@@ -39,64 +47,48 @@ bool live(curandGenerator_t g) {
   return g != nullptr && generators().count(g) != 0;
 }
 
-// One Philox4x32-10 block: the four words of counter `block` under key (k0, k1).
-void philox(uint64_t block, uint32_t k0, uint32_t k1, uint32_t out[4]) {
-  uint32_t c0 = (uint32_t)block, c1 = (uint32_t)(block >> 32), c2 = 0, c3 = 0;
-  for (int round = 0; round < 10; ++round) {
-    uint64_t p0 = (uint64_t)0xD2511F53u * c0;
-    uint64_t p1 = (uint64_t)0xCD9E8D57u * c2;
-    uint32_t n0 = (uint32_t)(p1 >> 32) ^ c1 ^ k0;
-    uint32_t n2 = (uint32_t)(p0 >> 32) ^ c3 ^ k1;
-    c1 = (uint32_t)p1;
-    c3 = (uint32_t)p0;
-    c0 = n0;
-    c2 = n2;
-    k0 += 0x9E3779B9u;
-    k1 += 0xBB67AE85u;
-  }
-  out[0] = c0;
-  out[1] = c1;
-  out[2] = c2;
-  out[3] = c3;
-}
-
-// The words [first, first + count) of a generator's sequence.
+// The words [first, first + count) of a generator's sequence: word w is lane w % 4 of counter
+// value (w / 4) / 65536 of subsequence (w / 4) % 65536, under the generator's key.
+constexpr uint64_t subsequences = 65536;
 struct word_stream {
-  uint32_t k0, k1;
+  uint2 key;
   uint64_t next;
-  uint32_t buf[4];
-  uint64_t buf_block = ~(uint64_t)0;
+  uint4 buf;
+  uint64_t buf_group = ~(uint64_t)0;
   uint32_t get() {
-    uint64_t block = next >> 2;
-    if (block != buf_block) {
-      philox(block, k0, k1, buf);
-      buf_block = block;
+    uint64_t group = next >> 2;
+    if (group != buf_group) {
+      uint64_t step = group / subsequences, subsequence = group % subsequences;
+      uint4 counter = {(unsigned)step, (unsigned)(step >> 32), (unsigned)subsequence,
+                       (unsigned)(subsequence >> 32)};
+      buf = cusim::rand::philox4x32_10(counter, key);
+      buf_group = group;
     }
-    return buf[next++ & 3];
+    unsigned lane = next++ & 3;
+    return lane == 0 ? buf.x : lane == 1 ? buf.y : lane == 2 ? buf.z : buf.w;
   }
 };
 
 word_stream words_of(unsigned long long seed, curandRngType_t type, unsigned long long first) {
   word_stream w;
-  // The kind is part of the key, so XORWOW and Philox generators with one seed differ.
-  w.k0 = (uint32_t)seed ^ ((uint32_t)type * 0x85EBCA6Bu);
-  w.k1 = (uint32_t)(seed >> 32);
+  w.key.x = (uint32_t)seed;
+  w.key.y = (uint32_t)(seed >> 32);
+  // Philox's key is the seed, as cuRAND's. The other kinds put the kind in the key, so that an
+  // XORWOW and a Philox generator with one seed differ.
+  if (type != CURAND_RNG_PSEUDO_PHILOX4_32_10) w.key.x ^= (uint32_t)type * 0x85EBCA6Bu;
   w.next = first;
   return w;
 }
 
-const float two_pow_minus_32f = 2.3283064e-10f; // 2^-32
-
-// (0, 1]: as cuRAND, x * 2^-32 + 2^-33 (rounds to 1.0f at the top).
+using cusim::rand::box_muller;
+using cusim::rand::box_muller_double;
+// (0, 1]: x * 2^-32 + 2^-33, as cuRAND (rounds to 1.0f at the top).
 inline float uniform_float(uint32_t x) {
-  return x * two_pow_minus_32f + two_pow_minus_32f / 2.0f;
+  return cusim::rand::uniform_from_bits(x);
 }
-// (0, 1) with 53 random bits from two words.
+// (0, 1): 53 bits, the first word the low 32, the second the high 21, as cuRAND.
 inline double uniform_double(uint32_t x, uint32_t y) {
-  uint64_t z = (uint64_t)x ^ ((uint64_t)y << 21);
-  z &= ((uint64_t)1 << 53) - 1;
-  const double inv = 1.0 / 9007199254740992.0; // 2^-53
-  return z * inv + inv / 2.0;
+  return cusim::rand::uniform_double_from_bits(x, y);
 }
 
 enum class output {
@@ -128,7 +120,6 @@ unsigned long long words_used(output kind, size_t n) {
 }
 
 void fill(void *out, size_t n, output kind, double mean, double stddev, word_stream w) {
-  const double two_pi = 6.283185307179586;
   switch (kind) {
   case output::bits:
     for (size_t i = 0; i < n; ++i) static_cast<unsigned int *>(out)[i] = w.get();
@@ -144,11 +135,11 @@ void fill(void *out, size_t n, output kind, double mean, double stddev, word_str
     break;
   case output::normal:
   case output::lognormal:
-    for (size_t i = 0; i + 1 < n; i += 2) { // Box-Muller: two normals from two uniforms
-      float u = uniform_float(w.get()), v = uniform_float(w.get());
-      float r = std::sqrt(-2.0f * std::log(u));
-      float a = (float)mean + (float)stddev * r * std::sin((float)two_pi * v);
-      float b = (float)mean + (float)stddev * r * std::cos((float)two_pi * v);
+    for (size_t i = 0; i + 1 < n; i += 2) { // Box-Muller: two normals from two words
+      uint32_t x = w.get();
+      float2 z = box_muller(x, w.get());
+      float a = (float)mean + (float)stddev * z.x;
+      float b = (float)mean + (float)stddev * z.y;
       float *o = static_cast<float *>(out);
       o[i] = kind == output::lognormal ? std::exp(a) : a;
       o[i + 1] = kind == output::lognormal ? std::exp(b) : b;
@@ -156,12 +147,11 @@ void fill(void *out, size_t n, output kind, double mean, double stddev, word_str
     break;
   case output::normal_double:
   case output::lognormal_double:
-    for (size_t i = 0; i + 1 < n; i += 2) {
-      uint32_t x = w.get(), y = w.get(), z = w.get();
-      double u = uniform_double(x, y), v = uniform_double(z, w.get());
-      double r = std::sqrt(-2.0 * std::log(u));
-      double a = mean + stddev * r * std::sin(two_pi * v);
-      double b = mean + stddev * r * std::cos(two_pi * v);
+    for (size_t i = 0; i + 1 < n; i += 2) { // two normals from four words
+      uint32_t x0 = w.get(), x1 = w.get(), y0 = w.get();
+      double2 z = box_muller_double(x0, x1, y0, w.get());
+      double a = mean + stddev * z.x;
+      double b = mean + stddev * z.y;
       double *o = static_cast<double *>(out);
       o[i] = kind == output::lognormal_double ? std::exp(a) : a;
       o[i + 1] = kind == output::lognormal_double ? std::exp(b) : b;
@@ -290,8 +280,9 @@ curandStatus_t curandSetStream(curandGenerator_t generator, cudaStream_t stream)
 curandStatus_t curandSetPseudoRandomGeneratorSeed(curandGenerator_t generator,
                                                   unsigned long long seed) {
   if (!cusim::rt::live(generator)) return CURAND_STATUS_NOT_INITIALIZED;
+  // The offset stays: the next numbers of the new seed's sequence, as cuRAND's (an H200: seen).
+  // curandSetGeneratorOffset(generator, 0) starts the sequence again.
   generator->seed = seed;
-  generator->offset = 0; // a new seed restarts the sequence, as cuRAND's does
   return CURAND_STATUS_SUCCESS;
 }
 curandStatus_t curandSetGeneratorOffset(curandGenerator_t generator, unsigned long long offset) {

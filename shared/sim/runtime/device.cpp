@@ -356,7 +356,6 @@ cudaError_t cudaDeviceReset(void) {
       raw_free((void *)kv.first);
   }
   live.clear();
-  registered_pages.clear();
   freed.clear();
   freed_order.clear();
   sticky_error = cudaSuccess;

@@ -16,9 +16,6 @@ namespace rt {
 namespace api {
 std::map<uintptr_t, allocation> live;  // base -> allocation
 std::map<uintptr_t, allocation> freed; // recently freed, for "already freed" messages
-// Pages pinned by cudaHostRegister: first page -> one past the last. The driver pins whole pages,
-// so a range that shares a page with one registered before cannot be registered too.
-std::map<uintptr_t, uintptr_t> registered_pages;
 std::deque<uintptr_t> freed_order;
 
 void remember_freed(uintptr_t base, const allocation &a) {
@@ -430,44 +427,61 @@ cudaError_t cudaFreeHost(void *ptr) {
   return free_common(ptr, "cudaFreeHost", true);
 }
 
+// The live allocation or registered range with a byte in [a, a + size), or live.end(). Live
+// entries do not overlap one another, so only the last entry that starts before the end, and the
+// empty ones just before it, can.
+static std::map<uintptr_t, allocation>::iterator overlapping_locked(uintptr_t a, size_t size) {
+  auto it = live.lower_bound(a + size);
+  while (it != live.begin()) {
+    --it;
+    if (it->second.size == 0) continue; // an empty allocation has no byte to share
+    return it->first + it->second.size > a ? it : live.end();
+  }
+  return live.end();
+}
+
+// cudaHostRegister as the driver answers it (CUDA 13.0, driver 580, an H200: seen): it keeps byte
+// ranges, not pages. Two arrays that share a page but no byte both register; a range with a byte
+// registered (or allocated by CUDA) already is cudaErrorHostMemoryAlreadyRegistered.
 cudaError_t cudaHostRegister(void *ptr, size_t size, unsigned int flags) {
   alloc_site = nullptr;
   if (!ptr || size == 0 || (flags & ~0xFu)) return set_error(cudaErrorInvalidValue);
   std::lock_guard<std::mutex> lock(mu);
   CUSIM_CHECK_STICKY();
-  lookup l = find_locked(ptr);
-  if (l.live) {
-    report("cudaHostRegister(%p): the range is already registered or allocated by CUDA", ptr);
+  auto it = overlapping_locked((uintptr_t)ptr, size);
+  if (it != live.end()) {
+    if (it->second.kind == mem_kind::registered)
+      report("cudaHostRegister(%p, %zu bytes): overlaps the %zu bytes at %p registered before "
+             "(unregister them first)",
+             ptr, size, it->second.size, (void *)it->first);
+    else
+      report("cudaHostRegister(%p, %zu bytes): overlaps %s memory (%zu bytes at %p) that CUDA "
+             "already maps",
+             ptr, size, kind_name(it->second.kind), it->second.size, (void *)it->first);
     return set_error(cudaErrorHostMemoryAlreadyRegistered);
   }
-  const uintptr_t page = (uintptr_t)sysconf(_SC_PAGESIZE);
-  uintptr_t first = (uintptr_t)ptr / page * page;
-  uintptr_t end = ((uintptr_t)ptr + size + page - 1) / page * page;
-  auto next = registered_pages.lower_bound(first);
-  bool overlaps = next != registered_pages.end() && next->first < end;
-  if (next != registered_pages.begin() && std::prev(next)->second > first) overlaps = true;
-  if (overlaps) {
-    report("cudaHostRegister(%p, %zu): shares a %zu-byte page with memory registered before "
-           "(the driver pins whole pages)",
-           ptr, size, (size_t)page);
-    return set_error(cudaErrorHostMemoryAlreadyRegistered);
-  }
-  registered_pages[first] = end;
   add_live(ptr, size, mem_kind::registered, flags);
   return cudaSuccess;
 }
+// Unregistering takes the start of a registered range (as on a GPU: an address inside one is
+// cudaErrorInvalidValue, an address in none cudaErrorHostMemoryNotRegistered).
 cudaError_t cudaHostUnregister(void *ptr) {
   std::lock_guard<std::mutex> lock(mu);
   CUSIM_CHECK_STICKY();
   auto it = live.find((uintptr_t)ptr);
-  if (it == live.end() || it->second.kind != mem_kind::registered) {
-    report("cudaHostUnregister(%p): the pointer was not registered with cudaHostRegister", ptr);
-    return set_error(cudaErrorHostMemoryNotRegistered);
+  if (it != live.end() && it->second.kind == mem_kind::registered) {
+    live.erase(it);
+    return cudaSuccess;
   }
-  const uintptr_t page = (uintptr_t)sysconf(_SC_PAGESIZE);
-  registered_pages.erase((uintptr_t)ptr / page * page);
-  live.erase(it);
-  return cudaSuccess;
+  auto inside = overlapping_locked((uintptr_t)ptr, 1);
+  if (inside != live.end() && inside->second.kind == mem_kind::registered) {
+    report("cudaHostUnregister(%p): the address is inside the %zu bytes registered at %p, not "
+           "their start",
+           ptr, inside->second.size, (void *)inside->first);
+    return set_error(cudaErrorInvalidValue);
+  }
+  report("cudaHostUnregister(%p): the pointer was not registered with cudaHostRegister", ptr);
+  return set_error(cudaErrorHostMemoryNotRegistered);
 }
 cudaError_t cudaHostGetDevicePointer(void **pDevice, void *pHost, unsigned int flags) {
   if (!pDevice || flags != 0) return set_error(cudaErrorInvalidValue);
