@@ -35,7 +35,8 @@ struct CUmemPoolHandle_st {
   // that the memory checker keeps a gap between blocks (an overflow into the next block is caught).
   enum class block_state { in_use, queued, idle }; // queued: its cudaFreeAsync is in the queue
   struct block {
-    size_t length; // its place in the pool: the size asked, rounded up to 512 bytes
+    size_t length;   // its place in the pool: the size asked, rounded up to 512 bytes
+    size_t capacity; // its memory: the size asked when it was made
     void *ptr;
     block_state state;
     uint64_t free_serial; // which cudaFreeAsync queued it (a block can be freed, reused, freed)

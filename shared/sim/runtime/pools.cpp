@@ -32,7 +32,7 @@ using block_state = CUmemPoolHandle_st::block_state;
 // The block's memory goes back to the system (an idle block: its free has run).
 void drop_block(cudaMemPool_t p, std::map<size_t, CUmemPoolHandle_st::block>::iterator it) {
 #if defined(CUSIM_ASAN)
-  __asan_unpoison_memory_region(it->second.ptr, it->second.length);
+  __asan_unpoison_memory_region(it->second.ptr, it->second.capacity);
 #endif
   live.erase((uintptr_t)it->second.ptr);
   raw_free(it->second.ptr);
@@ -114,13 +114,16 @@ size_t pool_place(cudaMemPool_t p, size_t length) {
 
 cudaError_t pool_alloc(void **ptr, size_t size, cudaMemPool_t p, point *after = nullptr) {
   size_t want = round_up(size ? size : 1, step);
-  // A block given back before, as large or up to twice as large, is taken again as it is: first
-  // one whose free has run, then one whose free is still queued (the allocating stream then waits
-  // for that free, as the driver's internal dependencies make it do).
+  // A block given back before, as large or up to twice as large (its memory at least the size
+  // asked), is taken again as it is: first one whose free has run, then one whose free is still
+  // queued (the allocating stream then waits for that free, as the driver's internal dependencies
+  // make it do).
   auto reusable = p->blocks.end();
   for (auto it = p->blocks.begin(); it != p->blocks.end(); ++it) {
     const auto &b = it->second;
-    if (b.state == block_state::in_use || b.length < want || b.length > 2 * want) continue;
+    if (b.state == block_state::in_use || b.length < want || b.length > 2 * want ||
+        b.capacity < size)
+      continue;
     if (reusable == p->blocks.end() ||
         (b.state == block_state::idle && reusable->second.state == block_state::queued))
       reusable = it;
@@ -131,14 +134,16 @@ cudaError_t pool_alloc(void **ptr, size_t size, cudaMemPool_t p, point *after = 
     auto &b = reusable->second;
     block = b.ptr;
 #if defined(CUSIM_ASAN)
-    if (b.state == block_state::idle) __asan_unpoison_memory_region(block, b.length);
+    if (b.state == block_state::idle) __asan_unpoison_memory_region(block, b.capacity);
 #endif
     // A queued block was never poisoned, and its queued free now finds it taken.
     if (b.state == block_state::queued && after) *after = b.freed_at;
     b.state = block_state::in_use;
   } else {
     size_t at = pool_place(p, want);
-    block = raw_alloc(want);
+    // Its memory is as large as asked: the memory checker then catches a write past the end
+    // that on a GPU would land in the block's padding (a stricter simulator).
+    block = raw_alloc(size ? size : 1);
     if (!block) return cudaErrorMemoryAllocation;
 #if defined(CUSIM_ASAN)
     __lsan_ignore_object(block);
@@ -148,7 +153,8 @@ cudaError_t pool_alloc(void **ptr, size_t size, cudaMemPool_t p, point *after = 
     for (size_t g = at / granule; g * granule < at + want; ++g)
       if (p->granules.insert(g).second) p->reserved += granule;
     p->reserved_high = std::max(p->reserved_high, p->reserved);
-    p->blocks[at] = CUmemPoolHandle_st::block{want, block, block_state::in_use, 0, {}};
+    p->blocks[at] =
+        CUmemPoolHandle_st::block{want, size ? size : 1, block, block_state::in_use, 0, {}};
     p->offset_of[block] = at;
   }
   p->used += size; // the bytes asked for (a GPU: two 8-byte blocks, used 16)
@@ -199,7 +205,7 @@ void pool_free_completed_locked(cudaMemPool_t p, void *ptr, uint64_t serial) {
   if (!b || b->state != block_state::queued || b->free_serial != serial) return;
   b->state = block_state::idle;
 #if defined(CUSIM_ASAN)
-  __asan_poison_memory_region(ptr, b->length); // use after cudaFreeAsync is reported
+  __asan_poison_memory_region(ptr, b->capacity); // use after cudaFreeAsync is reported
 #endif
 }
 
