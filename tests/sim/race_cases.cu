@@ -275,6 +275,35 @@ int main(int argc, char **argv) {
     after_free<<<1, 64>>>(a);
     return finish(c, true);
   }
+  // Pool memory (pools.cpp): a block used after its cudaFreeAsync, a write past a small block
+  // (into what a GPU pads it to, 512 bytes), and a block freed and taken again, used rightly.
+  if (!std::strcmp(c, "pool_after_free")) {
+    float *a;
+    cudaMallocAsync(&a, 64 * sizeof(float), 0);
+    cudaFreeAsync(a, 0);
+    cudaStreamSynchronize(0);
+    after_free<<<1, 64>>>(a);
+    return finish(c, true);
+  }
+  if (!std::strcmp(c, "pool_past")) {
+    float *a;
+    cudaMallocAsync(&a, 8 * sizeof(float), 0);
+    after_free<<<1, 64>>>(a); // 64 threads, 8 floats
+    return finish(c, true);
+  }
+  if (!std::strcmp(c, "pool_reuse")) {
+    float *a, *b;
+    cudaMallocAsync(&a, 64 * sizeof(float), 0);
+    after_free<<<1, 64>>>(a);
+    cudaFreeAsync(a, 0);
+    cudaMallocAsync(&b, 64 * sizeof(float), 0);
+    after_free<<<1, 64>>>(b);
+    float h[64];
+    cudaMemcpy(h, b, sizeof h, cudaMemcpyDeviceToHost);
+    bool right = a == b && h[0] == 2.0f && h[63] == 2.0f;
+    cudaFreeAsync(b, 0);
+    return finish(c, right);
+  }
   if (!std::strcmp(c, "shared_uninit")) {
     shared_uninit<<<1, 32>>>(out);
     return finish(c, true);

@@ -29,16 +29,22 @@ struct CUevent_st {
 struct CUmemPoolHandle_st {
   size_t release_threshold = 0;
   size_t reserved = 0, reserved_high = 0, used = 0, used_high = 0;
-  std::multimap<size_t, void *> free_blocks; // size -> block, its cudaFreeAsync has run
-  // Freed by a cudaFreeAsync still in the queue: later allocations may reuse these at once (the
-  // allocating stream then waits for that free, as the driver's internal dependencies make it
-  // do), but they cannot go back to the system yet.
-  struct pending_block {
+  // The pool's address space as a GPU lays it out (CUDA 13.0, driver 580, an H200: seen): memory
+  // is reserved in 32 MiB granules, and blocks lie one after another at 512-byte steps in it. Only
+  // the bookkeeping follows that layout: each block's memory is a host allocation of its own, so
+  // that the memory checker keeps a gap between blocks (an overflow into the next block is caught).
+  enum class block_state { in_use, queued, idle }; // queued: its cudaFreeAsync is in the queue
+  struct block {
+    size_t length;   // its place in the pool: the size asked, rounded up to 512 bytes
+    size_t capacity; // its memory: the size asked when it was made
     void *ptr;
-    uint64_t free_serial; // which cudaFreeAsync put it here (a block can be freed, reused, freed)
-    cusim::rt::point freed_at; // the cudaFreeAsync in its stream: a reuse on another waits for it
+    block_state state;
+    uint64_t free_serial; // which cudaFreeAsync queued it (a block can be freed, reused, freed)
+    cusim::rt::point freed_at; // that cudaFreeAsync in its stream: a reuse on another waits for it
   };
-  std::multimap<size_t, pending_block> pending_blocks;
+  std::map<size_t, block> blocks;     // offset in the pool -> block
+  std::map<void *, size_t> offset_of; // block memory -> its offset
+  std::set<size_t> granules;          // the reserved granules, by number (offset / 32 MiB)
   uint64_t next_free_serial = 0;
   bool is_default = false;
 };
@@ -85,8 +91,10 @@ void sync_blocking();
 void after_sync();
 // At the cudaFreeAsync call: the block leaves the registry and becomes reusable at once.
 uint64_t pool_free_locked(void *ptr);
+// Where that cudaFreeAsync lies in its stream (a reuse from another stream waits for it).
+void pool_set_freed_at_locked(cudaMemPool_t p, void *ptr, uint64_t serial, const point &at);
 // When the queue reaches the cudaFreeAsync: the block is idle and may return to the system.
-void pool_free_completed_locked(cudaMemPool_t p, void *ptr, size_t got, uint64_t serial);
+void pool_free_completed_locked(cudaMemPool_t p, void *ptr, uint64_t serial);
 
 // ---- kernels (device.cpp) ----
 extern std::map<const void *, int> func_max_dynamic_shared;

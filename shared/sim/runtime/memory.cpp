@@ -410,9 +410,8 @@ static cudaError_t free_common(void *ptr, const char *api, bool want_host) {
   if (k == mem_kind::pool) {
     // cudaFree synchronizes first, so the block is idle at once.
     cudaMemPool_t pool = it->second.pool;
-    size_t got = it->second.flags;
     uint64_t serial = pool_free_locked(ptr);
-    pool_free_completed_locked(pool, ptr, got, serial);
+    pool_free_completed_locked(pool, ptr, serial);
     return cudaSuccess;
   }
   remember_freed(a, it->second);

@@ -4,6 +4,9 @@
 #include "api_state.hpp"
 
 #include <algorithm>
+#include <cstdint>
+#include <iterator>
+#include <vector>
 
 namespace cusim {
 namespace rt {
@@ -17,25 +20,60 @@ CUmemPoolHandle_st *default_pool() {
   return &default_pool_obj;
 }
 
-// Gives unused pool blocks back to the system, smallest first. cudaMemPoolTrimTo keeps at least
-// `keep` bytes reserved (a block goes only if what stays is still >= keep); the release
-// threshold at a synchronization releases until at most `keep` bytes stay reserved. Only blocks
-// whose cudaFreeAsync has run can go: one still in the queue may be in use by earlier work.
+constexpr size_t granule = size_t(32) << 20; // what a pool reserves at a time
+constexpr size_t step = 512;                 // where blocks may start in it
+
+size_t round_up(size_t n, size_t to) {
+  return (n + to - 1) / to * to;
+}
+
+using block_state = CUmemPoolHandle_st::block_state;
+
+// The block's memory goes back to the system (an idle block: its free has run).
+void drop_block(cudaMemPool_t p, std::map<size_t, CUmemPoolHandle_st::block>::iterator it) {
+#if defined(CUSIM_ASAN)
+  __asan_unpoison_memory_region(it->second.ptr, it->second.capacity);
+#endif
+  live.erase((uintptr_t)it->second.ptr);
+  raw_free(it->second.ptr);
+  p->offset_of.erase(it->second.ptr);
+  p->blocks.erase(it);
+}
+
+// The blocks that overlap [start, end), as [first, last).
+std::pair<std::map<size_t, CUmemPoolHandle_st::block>::iterator,
+          std::map<size_t, CUmemPoolHandle_st::block>::iterator>
+blocks_in(cudaMemPool_t p, size_t start, size_t end) {
+  auto first = p->blocks.lower_bound(start);
+  if (first != p->blocks.begin()) {
+    auto before = std::prev(first);
+    if (before->first + before->second.length > start) first = before;
+  }
+  return {first, p->blocks.lower_bound(end)};
+}
+
+// A granule can go back to the system when no block in it is in use or has its free queued (a
+// block whose cudaFreeAsync has not run may still be used by earlier work). A trim gives back
+// whole granules, the last first: cudaMemPoolTrimTo keeps at least `keep` bytes reserved (so
+// TrimTo(1.5 MiB) keeps a granule: seen on a GPU); the release threshold at a synchronization
+// releases until at most `keep` bytes stay reserved (a threshold of 0.5 MiB leaves 0: seen).
 enum class trim_rule { keep_at_least, release_down_to };
 void pool_trim(cudaMemPool_t p, size_t keep, trim_rule rule) {
-  auto it = p->free_blocks.begin();
-  while (p->reserved > keep && it != p->free_blocks.end()) {
-    if (rule == trim_rule::keep_at_least && p->reserved - it->first < keep) {
-      ++it;
+  for (auto g = p->granules.rbegin(); g != p->granules.rend();) {
+    if (rule == trim_rule::keep_at_least ? p->reserved - granule < keep : p->reserved <= keep)
+      return;
+    size_t start = *g * granule;
+    auto range = blocks_in(p, start, start + granule);
+    bool idle = true;
+    for (auto b = range.first; b != range.second && idle; ++b)
+      idle = b->second.state == block_state::idle;
+    if (!idle) {
+      ++g;
       continue;
     }
-    p->reserved -= it->first;
-#if defined(CUSIM_ASAN)
-    __asan_unpoison_memory_region(it->second, it->first);
-#endif
-    live.erase((uintptr_t)it->second);
-    raw_free(it->second);
-    it = p->free_blocks.erase(it);
+    for (auto b = range.first; b != range.second;) drop_block(p, b++);
+    p->reserved -= granule;
+    g = decltype(g)(p->granules.erase(std::next(g).base()));
   }
 }
 
@@ -44,44 +82,94 @@ void pools_at_sync() {
   for (cudaMemPool_t p : pools) pool_trim(p, p->release_threshold, trim_rule::release_down_to);
 }
 
-size_t pool_round(size_t size) {
-  return (size + 511) / 512 * 512;
+// Where a new block of `length` bytes goes: the first place, from the pool's start, that no block
+// in use or queued covers and that lies in reserved granules; failing that, the first place free
+// of such blocks at all (the end of the last one, if nothing before), and the granules it needs
+// are reserved (a GPU: two blocks of 32 MiB + 1 byte reserve 64 MiB, then 96 MiB).
+size_t pool_place(cudaMemPool_t p, size_t length) {
+  std::vector<std::pair<size_t, size_t>> runs; // reserved granules, as runs [start, end)
+  for (size_t g : p->granules) {
+    if (!runs.empty() && runs.back().second == g * granule)
+      runs.back().second += granule;
+    else
+      runs.emplace_back(g * granule, (g + 1) * granule);
+  }
+  std::vector<std::pair<size_t, size_t>> gaps; // not covered by a block in use or queued
+  size_t gap_start = 0;
+  for (const auto &kv : p->blocks) {
+    if (kv.second.state == block_state::idle) continue;
+    if (kv.first > gap_start) gaps.emplace_back(gap_start, kv.first);
+    gap_start = kv.first + kv.second.length;
+  }
+  gaps.emplace_back(gap_start, SIZE_MAX);
+  for (const auto &gap : gaps)
+    for (const auto &run : runs) {
+      size_t start = std::max(gap.first, run.first), end = std::min(gap.second, run.second);
+      if (end > start && end - start >= length) return start;
+    }
+  for (const auto &gap : gaps)
+    if (gap.second - gap.first >= length) return gap.first;
+  return gap_start;
 }
 
 cudaError_t pool_alloc(void **ptr, size_t size, cudaMemPool_t p, point *after = nullptr) {
-  size_t want = pool_round(size ? size : 1);
+  size_t want = round_up(size ? size : 1, step);
+  // A block given back before, as large or up to twice as large (its memory at least the size
+  // asked), is taken again as it is: first one whose free has run, then one whose free is still
+  // queued (the allocating stream then waits for that free, as the driver's internal dependencies
+  // make it do).
+  auto reusable = p->blocks.end();
+  for (auto it = p->blocks.begin(); it != p->blocks.end(); ++it) {
+    const auto &b = it->second;
+    if (b.state == block_state::in_use || b.length < want || b.length > 2 * want ||
+        b.capacity < size)
+      continue;
+    if (reusable == p->blocks.end() ||
+        (b.state == block_state::idle && reusable->second.state == block_state::queued))
+      reusable = it;
+    if (b.state == block_state::idle) break;
+  }
   void *block = nullptr;
-  auto it = p->free_blocks.lower_bound(want);
-  size_t got = want;
-  auto pending = p->pending_blocks.lower_bound(want);
-  if (it != p->free_blocks.end() && it->first <= want * 2) {
-    block = it->second;
-    got = it->first;
-    p->free_blocks.erase(it);
+  if (reusable != p->blocks.end()) {
+    auto &b = reusable->second;
+    block = b.ptr;
 #if defined(CUSIM_ASAN)
-    __asan_unpoison_memory_region(block, got);
+    if (b.state == block_state::idle) __asan_unpoison_memory_region(block, b.capacity);
 #endif
-  } else if (pending != p->pending_blocks.end() && pending->first <= want * 2) {
-    // Freed earlier in stream order: never poisoned, and its queued free now finds it gone.
-    block = pending->second.ptr;
-    got = pending->first;
-    if (after) *after = pending->second.freed_at;
-    p->pending_blocks.erase(pending);
+    // A queued block was never poisoned, and its queued free now finds it taken.
+    if (b.state == block_state::queued && after) *after = b.freed_at;
+    b.state = block_state::in_use;
   } else {
-    block = raw_alloc(want);
+    size_t at = pool_place(p, want);
+    // Its memory is as large as asked: the memory checker then catches a write past the end
+    // that on a GPU would land in the block's padding (a stricter simulator).
+    block = raw_alloc(size ? size : 1);
     if (!block) return cudaErrorMemoryAllocation;
 #if defined(CUSIM_ASAN)
     __lsan_ignore_object(block);
 #endif
-    p->reserved += want;
+    auto range = blocks_in(p, at, at + want); // only idle blocks: their memory goes back
+    for (auto b = range.first; b != range.second;) drop_block(p, b++);
+    for (size_t g = at / granule; g * granule < at + want; ++g)
+      if (p->granules.insert(g).second) p->reserved += granule;
     p->reserved_high = std::max(p->reserved_high, p->reserved);
+    p->blocks[at] =
+        CUmemPoolHandle_st::block{want, size ? size : 1, block, block_state::in_use, 0, {}};
+    p->offset_of[block] = at;
   }
-  p->used += got;
+  p->used += size; // the bytes asked for (a GPU: two 8-byte blocks, used 16)
   p->used_high = std::max(p->used_high, p->used);
   // The registry records the size asked for, so that copies past it are caught.
-  add_live(block, size, mem_kind::pool, (unsigned)got, p);
+  add_live(block, size, mem_kind::pool, 0, p);
   *ptr = block;
   return cudaSuccess;
+}
+
+CUmemPoolHandle_st::block *find_block(cudaMemPool_t p, void *ptr) {
+  auto at = p->offset_of.find(ptr);
+  if (at == p->offset_of.end()) return nullptr;
+  auto it = p->blocks.find(at->second);
+  return it == p->blocks.end() ? nullptr : &it->second;
 }
 
 // At the cudaFreeAsync call: the block leaves the registry (later launches and copies that
@@ -93,28 +181,32 @@ uint64_t pool_free_locked(void *ptr) {
   auto it = live.find((uintptr_t)ptr);
   if (it == live.end() || it->second.kind != mem_kind::pool) return 0;
   cudaMemPool_t p = it->second.pool;
-  size_t got = it->second.flags;
+  p->used -= it->second.size;
   remember_freed(it->first, it->second);
   live.erase(it);
-  p->used -= got;
   uint64_t serial = ++p->next_free_serial;
-  p->pending_blocks.emplace(got, CUmemPoolHandle_st::pending_block{ptr, serial, {}});
+  if (CUmemPoolHandle_st::block *b = find_block(p, ptr)) {
+    b->state = block_state::queued;
+    b->free_serial = serial;
+    b->freed_at = {};
+  }
   return serial;
 }
 
+void pool_set_freed_at_locked(cudaMemPool_t p, void *ptr, uint64_t serial, const point &at) {
+  CUmemPoolHandle_st::block *b = find_block(p, ptr);
+  if (b && b->state == block_state::queued && b->free_serial == serial) b->freed_at = at;
+}
+
 // When the queue reaches the cudaFreeAsync: unless a later allocation took the block back
-// already, it is now idle and may return to the system.
-void pool_free_completed_locked(cudaMemPool_t p, void *ptr, size_t got, uint64_t serial) {
-  auto range = p->pending_blocks.equal_range(got);
-  for (auto it = range.first; it != range.second; ++it) {
-    if (it->second.ptr != ptr || it->second.free_serial != serial) continue;
-    p->pending_blocks.erase(it);
-    p->free_blocks.emplace(got, ptr);
+// already, it is now idle and its granules may return to the system.
+void pool_free_completed_locked(cudaMemPool_t p, void *ptr, uint64_t serial) {
+  CUmemPoolHandle_st::block *b = find_block(p, ptr);
+  if (!b || b->state != block_state::queued || b->free_serial != serial) return;
+  b->state = block_state::idle;
 #if defined(CUSIM_ASAN)
-    __asan_poison_memory_region(ptr, got); // use after cudaFreeAsync is reported
+  __asan_poison_memory_region(ptr, b->capacity); // use after cudaFreeAsync is reported
 #endif
-    return;
-  }
 }
 
 void after_sync() {
@@ -280,13 +372,12 @@ cudaError_t cudaFreeAsync(void *devPtr, cudaStream_t stream) {
   }
   bool pooled = it->second.kind == mem_kind::pool;
   cudaMemPool_t pool = it->second.pool;
-  size_t got = it->second.flags;
   size_t size = it->second.size;
   uint64_t serial = pooled ? pool_free_locked(devPtr) : 0;
-  point freed_at = enqueue(stream, [devPtr, pooled, pool, got, serial] {
+  point freed_at = enqueue(stream, [devPtr, pooled, pool, serial] {
     std::lock_guard<std::mutex> l2(mu);
     if (pooled) {
-      pool_free_completed_locked(pool, devPtr, got, serial);
+      pool_free_completed_locked(pool, devPtr, serial);
     } else {
       auto i2 = live.find((uintptr_t)devPtr);
       if (i2 != live.end()) {
@@ -296,11 +387,7 @@ cudaError_t cudaFreeAsync(void *devPtr, cudaStream_t stream) {
       }
     }
   });
-  if (pooled) {
-    auto range = pool->pending_blocks.equal_range(got);
-    for (auto b = range.first; b != range.second; ++b)
-      if (b->second.ptr == devPtr && b->second.free_serial == serial) b->second.freed_at = freed_at;
-  }
+  if (pooled) pool_set_freed_at_locked(pool, devPtr, serial, freed_at);
   forget_accesses(devPtr, size); // a reuse is ordered after this free
   return cudaSuccess;
 }
