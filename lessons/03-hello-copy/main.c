@@ -164,9 +164,9 @@ int main(int argc, char **argv) {
            "  %s (\"%s\")",
            too_big_n, max_threads, too_big_n, cudaGetErrorName(status), cudaGetErrorString(status));
     if (status == cudaSuccess)
-      printf(" instead of an error (cudaErrorInvalidValue on CUDA 13).\n"
-             "  Does copy_one_block launch ONE block of n threads, and return what\n"
-             "  launch_result() says?\n");
+      printf(" instead of an\n"
+             "  error (cudaErrorInvalidValue on CUDA 13). Does copy_one_block launch ONE\n"
+             "  block of n threads, and return what launch_result() says?\n");
     else
       printf("\n");
     if (!failure) failure = "a block too big to start was not reported (task 2: ONE block of n)";
