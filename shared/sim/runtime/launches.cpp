@@ -34,7 +34,9 @@ int launch_shape_problem(const dim3 &grid, const dim3 &block, size_t shared, con
     std::snprintf(why, cap,
                   "grid dimensions (%u, %u, %u) exceed the limits (2147483647, 65535, 65535)",
                   grid.x, grid.y, grid.z);
-  else if (shared > max_dynamic_shared_of(name))
+  // 48 KiB always fits; above it, the kernel's own limit (looked up only then: every launch
+  // comes here).
+  else if (shared > 48 * 1024 && shared > max_dynamic_shared_of(name))
     std::snprintf(why, cap,
                   "%zu bytes of dynamic shared memory exceed the kernel's limit of %zu bytes "
                   "(raise it with cudaFuncSetAttribute(kernel, "
