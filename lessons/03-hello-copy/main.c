@@ -52,6 +52,19 @@ static int untouched(const float *value) {
   return bits == 0xFFFFFFFFu;
 }
 
+/* On the simulator, whether a launch was refused since `before` (the simulator's last error line
+ * then): a function that returns cudaErrorInvalidValue itself, without launching, returns what
+ * CUDA 13 would, and a GPU cannot tell the two apart; the simulator can, and says so. */
+static int launch_was_refused(const char *before) {
+#ifdef CUSIM
+  const char *now = cusim_last_error_message();
+  return strcmp(now, before) != 0 && strstr(now, "in the launch of kernel") != NULL;
+#else
+  (void)before;
+  return 1;
+#endif
+}
+
 static void report_error(const char *call, int n, cudaError_t status) {
   wb_print_wrapped(stdout, NULL, "  %s(n = %d) returned %s: \"%s\"\n", call, n,
                    cudaGetErrorName(status), cudaGetErrorString(status));
@@ -125,9 +138,20 @@ int main(int argc, char **argv) {
   /* Check 2: one block of more threads than a block can hold. The launch must fail, and your
    * function must say so: nothing ran, so out[] holds no copy at all. */
   copy_buffers big = device_buffers(in, too_big_n, 0);
+  char before[4096] = "";
+#ifdef CUSIM
+  snprintf(before, sizeof before, "%s", cusim_last_error_message());
+#endif
   status = copy_one_block(big.in, big.out, too_big_n);
   (void)cudaGetLastError(); /* clear it, whatever your function did */
-  if (wb_launch_refused(status)) {
+  if (wb_launch_refused(status) && !launch_was_refused(before)) {
+    printf("check 2: copy_one_block(n = %d) returned %s,\n"
+           "  but nothing was launched: the error must be CUDA's answer to\n"
+           "  <<<1, %d>>>, not yours (the simulator sees the launch is missing; a GPU\n"
+           "  could not tell).\n",
+           too_big_n, cudaGetErrorName(status), too_big_n);
+    if (!failure) failure = "copy_one_block returned an error of its own (task 2: ONE block of n)";
+  } else if (wb_launch_refused(status)) {
     CUDA_CHECK(cudaMemcpy(out, big.out, sizeof(float), cudaMemcpyDeviceToHost));
     wb_info(&args, "check 2: copy_one_block, <<<1, %d>>>: the launch was refused, as it must be:\n",
             too_big_n);
@@ -140,9 +164,9 @@ int main(int argc, char **argv) {
            "  %s (\"%s\")",
            too_big_n, max_threads, too_big_n, cudaGetErrorName(status), cudaGetErrorString(status));
     if (status == cudaSuccess)
-      printf(" instead of an error (cudaErrorInvalidValue on CUDA 13).\n"
-             "  Does copy_one_block launch ONE block of n threads, and return what\n"
-             "  launch_result() says?\n");
+      printf(" instead of an\n"
+             "  error (cudaErrorInvalidValue on CUDA 13). Does copy_one_block launch ONE\n"
+             "  block of n threads, and return what launch_result() says?\n");
     else
       printf("\n");
     if (!failure) failure = "a block too big to start was not reported (task 2: ONE block of n)";

@@ -358,6 +358,11 @@ int main() {
     CHECK(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per_sm, scale<float, 4>, 256, 0) ==
               cudaSuccess &&
           per_sm == 8);
+    // A block of more than 1024 threads: no block fits, and the call succeeds (an H200: 0).
+    per_sm = -1;
+    CHECK(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per_sm, scale<float, 4>, 2048, 0) ==
+              cudaSuccess &&
+          per_sm == 0);
     // Shared memory in units of 128 bytes plus 1 KiB reserved per block, as on an H100: 10000 bytes
     // take 10112 + 1024, so 233472 / 11136 = 20 blocks (21 without the rounding).
     int reserved = 0;

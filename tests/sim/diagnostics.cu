@@ -62,10 +62,15 @@ int main(int argc, char **argv) {
     SHOW(cudaPeekAtLastError());
     fill<<<0, 64>>>(d, 64);
     SHOW(cudaPeekAtLastError());
+    // The limit is the kernel's own: another kernel's raised limit does not raise fill's.
+    cudaFuncSetAttribute(two_barriers, cudaFuncAttributeMaxDynamicSharedMemorySize, 64 * 1024);
     fill<<<1, 64, 64 * 1024>>>(d, 64);
     SHOW(cudaGetLastError());
     fill<<<1, 64>>>(d, 64);
     SHOW(cudaGetLastError()); // a good launch after: no error
+    cudaFuncSetAttribute(fill, cudaFuncAttributeMaxDynamicSharedMemorySize, 64 * 1024);
+    fill<<<1, 64, 64 * 1024>>>(d, 64); // now within fill's limit
+    SHOW(cudaGetLastError());
     SHOW(cudaDeviceSynchronize());
   } else if (!std::strcmp(c, "barrier_divergence")) {
     two_barriers<<<1, 64>>>(d);

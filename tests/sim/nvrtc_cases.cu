@@ -256,6 +256,24 @@ static int driver_errors(void) {
   void *args[] = {&d, &d, &n};
   printf("cuLaunchKernel with 2048 threads -> %s\n",
          result_name(cuLaunchKernel(f, 1, 1, 1, 2048, 1, 1, 0, NULL, args, NULL)));
+  printf("cuLaunchKernel with 48 KiB + 1 of dynamic shared memory -> %s\n",
+         result_name(cuLaunchKernel(f, 1, 1, 1, 32, 1, 1, 48 * 1024 + 1, NULL, args, NULL)));
+  CU(cuModuleUnload(module));
+  free(image);
+  // A block above the kernel's __launch_bounds__: refused as the runtime refuses it.
+  const char *bounded = "extern \"C\" __global__ void __launch_bounds__(256) bounded(int *a) {\n"
+                        "  a[threadIdx.x] = 1;\n"
+                        "}\n";
+  image = compile(bounded, "bounded.cu", 0, NULL, &r, 0);
+  if (!image) return 1;
+  CU(cuModuleLoadData(&module, image));
+  CU(cuModuleGetFunction(&f, module, "bounded"));
+  void *one[] = {&d};
+  printf("cuLaunchKernel of 512 threads, __launch_bounds__(256) -> %s\n",
+         result_name(cuLaunchKernel(f, 1, 1, 1, 512, 1, 1, 0, NULL, one, NULL)));
+  printf("cuLaunchKernel of 256 threads, __launch_bounds__(256) -> %s\n",
+         result_name(cuLaunchKernel(f, 1, 1, 1, 256, 1, 1, 0, NULL, one, NULL)));
+  CU(cuCtxSynchronize());
   CU(cuMemFree(d));
   CU(cuModuleUnload(module));
   free(image);

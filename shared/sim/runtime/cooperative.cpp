@@ -138,9 +138,11 @@ cudaError_t launch_cooperative(const char *file, int line, const void *func, dim
   if (rt::sticky() != cudaSuccess) return rt::set_error(rt::sticky());
   unsigned long long threads = (unsigned long long)block.x * block.y * block.z;
   unsigned long long blocks = (unsigned long long)grid.x * grid.y * grid.z;
-  // A configuration that is invalid anyway is reported by the launch as such.
-  bool valid = threads >= 1 && threads <= 1024 && block.x <= 1024 && block.y <= 1024 &&
-               block.z <= 64 && blocks >= 1;
+  // A configuration that is invalid anyway is refused by the launch as such
+  // (cudaErrorInvalidValue: its shape, its dynamic shared memory, its __launch_bounds__).
+  char why[320];
+  bool valid = rt::launch_shape_problem(grid, block, shared, registered_kernel_name(func), why,
+                                        sizeof why) == 0;
   if (valid) {
     int per_sm = 0;
     cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per_sm, func, (int)threads, shared);

@@ -82,6 +82,18 @@ size_t max_dynamic_shared() {
   return (size_t)m;
 }
 
+size_t max_dynamic_shared_of(const char *name) {
+  std::vector<const void *> kernels = kernels_named(name); // takes the registry's lock
+  if (kernels.empty()) return max_dynamic_shared();
+  std::lock_guard<std::mutex> lock(mu);
+  int m = 48 * 1024;
+  for (const void *k : kernels) {
+    auto it = func_max_dynamic_shared.find(k);
+    if (it != func_max_dynamic_shared.end()) m = std::max(m, it->second);
+  }
+  return (size_t)m;
+}
+
 } // namespace rt
 } // namespace cusim
 
@@ -441,8 +453,12 @@ cudaError_t cudaOccupancyMaxActiveBlocksPerMultiprocessorWithFlags(int *numBlock
                                                                    size_t dynamicSMemSize,
                                                                    unsigned int) {
   if (!numBlocks || blockSize <= 0) return set_error(cudaErrorInvalidValue);
-  // A block above the kernel's __launch_bounds__ maximum cannot launch: no block fits.
-  if (blockSize > 1024 || (func && blockSize > ::cusim::kernel_max_threads(func))) {
+  // A block above 1024 threads: no block fits (cudaSuccess, 0 blocks, as an H200 answers). The
+  // kernel's __launch_bounds__ maximum is NOT applied: an H200 counted 4 blocks of 512 threads
+  // for a kernel bounded to 256, a block its launch refuses (cudaOccupancyMaxPotentialBlockSize
+  // honours the bound).
+  (void)func;
+  if (blockSize > 1024) {
     *numBlocks = 0;
     return cudaSuccess;
   }

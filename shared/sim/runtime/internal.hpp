@@ -69,6 +69,21 @@ int task_at(const std::string &path, long line);
 std::string place(const char *file, int line);
 // The __launch_bounds__ maximum of the kernel a launch names, or 0 (launch_kernel.cpp).
 int launch_bound_by_name(const char *name);
+} // namespace rt
+// The name of a registered __global__ function, or null (launch_kernel.cpp).
+const char *registered_kernel_name(const void *func);
+namespace rt {
+// The registered __global__ functions of that name ("saxpy", "ns::saxpy": the bare name), or none
+// (a template's instances are not registered) (launch_kernel.cpp).
+std::vector<const void *> kernels_named(const char *name);
+// Why a GPU refuses a launch of this shape of the kernel NAME: block and grid dimensions, its
+// dynamic shared memory, its __launch_bounds__ maximum. Writes the reason into WHY and returns 1
+// (2 for the bound), or writes "" and returns 0 (launches.cpp).
+int launch_shape_problem(const dim3 &grid, const dim3 &block, size_t shared, const char *name,
+                         char *why, size_t cap);
+// "; CUDA 13 answers it where older documentation names cudaErrorInvalidConfiguration" the
+// first time a process asks, then "" (launches.cpp).
+const char *invalid_value_note();
 // " at file:line (task N)" for a code address in the program, or "" (addr2line: error paths only).
 std::string source_line(const void *pc, bool outside_simulator = false);
 // " in FUNCTION at file:line (task N)" for a code address in the program's own code, or ""
@@ -132,6 +147,10 @@ lookup find(const void *p);
 cudaError_t run_kernel(detail::kernel_base *k);
 int worker_count();
 size_t max_dynamic_shared();
+// The dynamic shared memory a launch of the kernel NAME may ask for: 48 KiB, or what
+// cudaFuncSetAttribute(cudaFuncAttributeMaxDynamicSharedMemorySize) set; the loosest of its
+// namesakes, and of every kernel when none is registered by that name (device.cpp).
+size_t max_dynamic_shared_of(const char *name);
 
 } // namespace rt
 } // namespace cusim

@@ -103,6 +103,18 @@ int launch_bound_by_name(const char *name) {
   }
   return bound;
 }
+
+std::vector<const void *> kernels_named(const char *name) {
+  std::vector<const void *> found;
+  if (!name) return found;
+  const char *colons = std::strrchr(name, ':');
+  const char *bare = colons ? colons + 1 : name;
+  std::lock_guard<std::mutex> lock(registry_mutex());
+  for (const auto &entry : registry())
+    if (entry.second.name && std::strcmp(entry.second.name, bare) == 0)
+      found.push_back(entry.first);
+  return found;
+}
 } // namespace rt
 
 cudaError_t launch_registered(const char *file, int line, const void *func, dim3 grid, dim3 block,

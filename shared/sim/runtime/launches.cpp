@@ -4,9 +4,62 @@
 
 #include <atomic>
 #include <cstdio>
+#include <string>
 
 namespace cusim {
 // ---- launches -----------------------------------------------------------------------------------
+
+namespace rt {
+int launch_shape_problem(const dim3 &grid, const dim3 &block, size_t shared, const char *name,
+                         char *why, size_t cap) {
+  why[0] = '\0';
+  unsigned long long threads = (unsigned long long)block.x * block.y * block.z;
+  if (block.x == 0 || block.y == 0 || block.z == 0)
+    std::snprintf(why, cap,
+                  "a block of %u x %u x %u threads is empty (every dimension must be at least 1)",
+                  block.x, block.y, block.z);
+  else if (block.x > 1024 || block.y > 1024 || block.z > 64)
+    std::snprintf(why, cap, "block dimensions (%u, %u, %u) exceed the limits (1024, 1024, 64)",
+                  block.x, block.y, block.z);
+  else if (threads > 1024)
+    std::snprintf(
+        why, cap,
+        "a block of %u x %u x %u = %llu threads exceeds the limit of 1024 threads per block",
+        block.x, block.y, block.z, threads);
+  else if (grid.x == 0 || grid.y == 0 || grid.z == 0)
+    std::snprintf(why, cap,
+                  "a grid of %u x %u x %u blocks is empty (every dimension must be at least 1)",
+                  grid.x, grid.y, grid.z);
+  else if (grid.x > 2147483647u || grid.y > 65535 || grid.z > 65535)
+    std::snprintf(why, cap,
+                  "grid dimensions (%u, %u, %u) exceed the limits (2147483647, 65535, 65535)",
+                  grid.x, grid.y, grid.z);
+  // 48 KiB always fits; above it, the kernel's own limit (looked up only then: every launch
+  // comes here).
+  else if (shared > 48 * 1024 && shared > max_dynamic_shared_of(name))
+    std::snprintf(why, cap,
+                  "%zu bytes of dynamic shared memory exceed the kernel's limit of %zu bytes "
+                  "(raise it with cudaFuncSetAttribute(kernel, "
+                  "cudaFuncAttributeMaxDynamicSharedMemorySize, bytes))",
+                  shared, max_dynamic_shared_of(name));
+  else {
+    int bound = launch_bound_by_name(name);
+    if (bound > 0 && threads > (unsigned long long)bound) {
+      std::snprintf(why, cap, "a block of %llu threads exceeds its __launch_bounds__ maximum of %d",
+                    threads, bound);
+      return 2;
+    }
+  }
+  return why[0] ? 1 : 0;
+}
+
+const char *invalid_value_note() {
+  static std::atomic<bool> told{false};
+  return told.exchange(true) ? ""
+                             : "; CUDA 13 answers it where older documentation names "
+                               "cudaErrorInvalidConfiguration";
+}
+} // namespace rt
 
 namespace detail {
 
@@ -16,52 +69,20 @@ int launch_begin(const dim3 &grid, const dim3 &block, size_t shared, cudaStream_
     rt::set_error(rt::sticky());
     return 1;
   }
-  char why[256] = "";
-  unsigned long long threads = (unsigned long long)block.x * block.y * block.z;
-  if (block.x == 0 || block.y == 0 || block.z == 0)
-    std::snprintf(why, sizeof why,
-                  "a block of %u x %u x %u threads is empty (every dimension must be at least 1)",
-                  block.x, block.y, block.z);
-  else if (block.x > 1024 || block.y > 1024 || block.z > 64)
-    std::snprintf(why, sizeof why,
-                  "block dimensions (%u, %u, %u) exceed the limits (1024, 1024, 64)", block.x,
-                  block.y, block.z);
-  else if (threads > 1024)
-    std::snprintf(
-        why, sizeof why,
-        "a block of %u x %u x %u = %llu threads exceeds the limit of 1024 threads per block",
-        block.x, block.y, block.z, threads);
-  else if (grid.x == 0 || grid.y == 0 || grid.z == 0)
-    std::snprintf(why, sizeof why,
-                  "a grid of %u x %u x %u blocks is empty (every dimension must be at least 1)",
-                  grid.x, grid.y, grid.z);
-  else if (grid.x > 2147483647u || grid.y > 65535 || grid.z > 65535)
-    std::snprintf(why, sizeof why,
-                  "grid dimensions (%u, %u, %u) exceed the limits (2147483647, 65535, 65535)",
-                  grid.x, grid.y, grid.z);
-  else if (shared > rt::max_dynamic_shared())
-    std::snprintf(
-        why, sizeof why,
-        "%zu bytes of dynamic shared memory exceed the limit of %zu bytes per block (raise it with "
-        "cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, bytes))",
-        shared, rt::max_dynamic_shared());
-  if (why[0]) {
-    rt::report("invalid configuration in the launch of kernel '%s' at %s:%d: %s "
-               "(cudaErrorInvalidConfiguration)",
-               name, rt::base_name(file), line, why);
-    rt::set_error(cudaErrorInvalidConfiguration);
-    return 1;
-  }
-  int bound = rt::launch_bound_by_name(name);
-  if (bound > 0 && threads > (unsigned long long)bound) {
-    // A GPU refuses it: the kernel was compiled for at most `bound` threads (its registers
-    // budgeted for them), so the block does not fit (cuLaunchKernel:
-    // CUDA_ERROR_LAUNCH_OUT_OF_RESOURCES). The error is not sticky.
-    rt::report("too many resources requested for the launch of kernel '%s' at %s: a block of "
-               "%llu threads exceeds its __launch_bounds__ maximum of %d "
-               "(cudaErrorLaunchOutOfResources)",
-               name, rt::place(file, line).c_str(), threads, bound);
-    rt::set_error(cudaErrorLaunchOutOfResources);
+  // A GPU refuses every launch of an impossible shape with cudaErrorInvalidValue (CUDA 13.0 on
+  // an H200; the kernel's __launch_bounds__ maximum included: it was compiled, its registers
+  // budgeted, for at most that many threads). Nothing runs; the error is not sticky.
+  char why[320];
+  int problem = rt::launch_shape_problem(grid, block, shared, name, why, sizeof why);
+  if (problem) {
+    // A bound names its task (a learner's mistake); a shape names its line only, as ever.
+    std::string where = problem == 2
+                            ? rt::place(file, line)
+                            : std::string(rt::base_name(file)) + ":" + std::to_string(line);
+    rt::report("invalid configuration in the launch of kernel '%s' at %s: %s "
+               "(cudaErrorInvalidValue%s)",
+               name, where.c_str(), why, rt::invalid_value_note());
+    rt::set_error(cudaErrorInvalidValue);
     return 1;
   }
   if (!rt::valid_stream(stream)) {
