@@ -1818,9 +1818,9 @@ static int top_level_semicolons(const rewriter *r, size_t first, size_t end, siz
   return n;
 }
 
-/* A condition that declares a variable (if (int x = f())) cannot be wrapped: a top-level '='
- * after a name that follows a type word, '*', '&' or '>'. */
-static int condition_declares(const rewriter *r, size_t first, size_t end) {
+/* A condition that declares a variable (if (int x = f())): a top-level '=' after a name that
+ * follows a type word, '*', '&' or '>'. Returns the name's token, or NO_TOKEN. */
+static size_t condition_declared_name(const rewriter *r, size_t first, size_t end) {
   size_t depth = 0;
   for (size_t k = first; k < end; k++) {
     if (token_is_char(r, k, '(') || token_is_char(r, k, '[') || token_is_char(r, k, '{'))
@@ -1831,23 +1831,27 @@ static int condition_declares(const rewriter *r, size_t first, size_t end) {
     else if (depth == 0 && token_is_char(r, k, '=') && k >= first + 2 && is_name(r, k - 1) &&
              (token_is_identifier(r, k - 2) || token_is_char(r, k - 2, '*') ||
               token_is_char(r, k - 2, '&') || token_is_char(r, k - 2, '>')))
-      return 1;
+      return k - 1;
   }
-  return 0;
+  return NO_TOKEN;
 }
 
+static const char branch_site_text[] =
+    "::cusim::dev::br([] { static constexpr ::cusim::dev::branch_site s{__FILE__, __LINE__}; "
+    "return &s; }(), static_cast<bool>(";
+
 /* Wraps tokens [first, end) of a condition: ::cusim::dev::br(SITE, static_cast<bool>(COND)),
- * SITE a static record of the file and line (the profiler's divergence counts). */
+ * SITE a static record of the file and line (the profiler's divergence counts). A condition
+ * that declares a variable is left alone here (hook_branch tests its variable). */
 static void wrap_condition(rewriter *r, size_t first, size_t end) {
-  if (first >= end || condition_declares(r, first, end)) return;
+  if (first >= end || condition_declared_name(r, first, end) != NO_TOKEN) return;
   /* while (0) of a macro, while (1), if (true): a constant, which nvcc compiles away */
   if (end == first + 1 && (r->tokens[first].kind == TOKEN_NUMBER || token_is(r, first, "true") ||
                            token_is(r, first, "false")))
     return;
   size_t at = r->tokens[first].start;
   r->scratch.size = 0;
-  scratch_text(r, "::cusim::dev::br([] { static constexpr ::cusim::dev::branch_site s{__FILE__, "
-                  "__LINE__}; return &s; }(), static_cast<bool>(");
+  scratch_text(r, branch_site_text);
   add_edit(r, first, at, at);
   size_t after = r->tokens[end - 1].start + r->tokens[end - 1].length;
   r->scratch.size = 0;
@@ -1855,7 +1859,31 @@ static void wrap_condition(rewriter *r, size_t first, size_t end) {
   add_edit(r, end - 1, after, after);
 }
 
-/* if (...), while (...) (and do ... while (...)), for (...; COND; ...) at token i. */
+/* if (T x = E): nvcc branches on x, so the simulator counts it too, as C++17's
+ * if (T x = E; br(SITE, static_cast<bool>(x))): the same scope and the same test. Only when
+ * every token before the name can belong to a declaration's type (names, '*', '&', '::', and
+ * '<', '>', ',' and numbers of template arguments) and the first is a name or '::':
+ * if (*p = v) assigns through p, and stays unwrapped. (A while's declaration has no such form:
+ * left alone.) */
+static void wrap_declared_if(rewriter *r, size_t first, size_t end) {
+  size_t name = condition_declared_name(r, first, end);
+  if (name == NO_TOKEN || !(token_is_identifier(r, first) || token_is(r, first, "::"))) return;
+  for (size_t k = first; k < name; k++)
+    if (!token_is_identifier(r, k) && r->tokens[k].kind != TOKEN_NUMBER &&
+        !token_is_char(r, k, '*') && !token_is_char(r, k, '&') && !token_is(r, k, "::") &&
+        !token_is_char(r, k, '<') && !token_is_char(r, k, '>') && !token_is_char(r, k, ','))
+      return;
+  size_t after = r->tokens[end - 1].start + r->tokens[end - 1].length;
+  r->scratch.size = 0;
+  scratch_text(r, "; ");
+  scratch_text(r, branch_site_text);
+  scratch_token(r, name);
+  scratch_text(r, "))");
+  add_edit(r, end - 1, after, after);
+}
+
+/* if (...), while (...) (and do ... while (...)), for (...; COND; ...) at token i; an if's
+ * init-statement (if (INIT; COND)) is left out of the wrapped condition. */
 static void hook_branch(rewriter *r, size_t i) {
   if (r->tokens[i].system || !token_is_char(r, i + 1, '(')) return; /* if constexpr: left */
   size_t close = condition_close(r, i + 1);
@@ -1866,6 +1894,9 @@ static void hook_branch(rewriter *r, size_t i) {
     if (n == 2) wrap_condition(r, semi[0] + 1, semi[1]);
   } else if (n == 0) {
     wrap_condition(r, i + 2, close);
+    if (token_is(r, i, "if")) wrap_declared_if(r, i + 2, close);
+  } else if (n == 1 && token_is(r, i, "if")) {
+    wrap_condition(r, semi[0] + 1, close);
   }
 }
 
