@@ -1818,11 +1818,23 @@ static int top_level_semicolons(const rewriter *r, size_t first, size_t end, siz
   return n;
 }
 
-/* A condition that declares a variable (if (int x = f())): a top-level '=' after a name that
- * follows a type word, '*', '&' or '>'. Returns the name's token, or NO_TOKEN. */
+/* Words that start an expression, not a declaration, before NAME{...} (sizeof T{}, not x{}). */
+static const char *const expression_words[] = {"sizeof",   "alignof", "new",   "delete", "throw",
+                                               "co_await", "not",     "compl", "return", NULL};
+
+/* A condition that declares a variable: if (int x = f()), a top-level '=' after a name that
+ * follows a type word, '*', '&' or '>'; or if (int x{f()}), a top-level '{' after a name that
+ * only names (and '::') come before, so that it cannot be an expression (a > B{} is one).
+ * Returns the name's token, or NO_TOKEN. */
 static size_t condition_declared_name(const rewriter *r, size_t first, size_t end) {
   size_t depth = 0;
   for (size_t k = first; k < end; k++) {
+    if (depth == 0 && token_is_char(r, k, '{') && k >= first + 2 && is_name(r, k - 1) &&
+        token_is_identifier(r, first) && !token_in_list(r, first, expression_words)) {
+      size_t j = first;
+      while (j < k - 1 && (token_is_identifier(r, j) || token_is(r, j, "::"))) j++;
+      if (j == k - 1) return k - 1;
+    }
     if (token_is_char(r, k, '(') || token_is_char(r, k, '[') || token_is_char(r, k, '{'))
       depth++;
     else if ((token_is_char(r, k, ')') || token_is_char(r, k, ']') || token_is_char(r, k, '}')) &&
