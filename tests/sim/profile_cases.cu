@@ -72,10 +72,10 @@ __global__ void count_up(unsigned *count) {
 // parity_branch's two sides each end in EXIT, and it measured 4 branches, not 12.
 // Which conditions the rewriter wraps (profile_cases forms): if, while, do-while and a for's
 // test, in __global__, __device__ and __host__ __device__ code; an if that declares a variable
-// (if (int x = f())) is tested on the variable, and an if's init-statement is left out of its
-// test (profile_cases if_init). Left alone: if constexpr, a while that declares a variable, a
-// constant (while (0)), a range for, a for without a test, and constexpr functions (they must
-// stay usable in constant expressions). Host code counts nothing.
+// (if (int x = f()), if (int x{f()})) is tested on the variable, and an if's init-statement is
+// left out of its test (profile_cases if_init). Left alone: if constexpr, a while that declares a
+// variable, a constant (while (0)), a range for, a for without a test, and constexpr functions
+// (they must stay usable in constant expressions). Host code counts nothing.
 __device__ constexpr int clamp_to(int v, int hi) {
   if (v > hi) return hi;
   return v;
@@ -111,13 +111,25 @@ __global__ void forms(unsigned *count) {
   atomicAdd(&count[1], (unsigned)s);
 }
 // C++17's if with an init-statement, and a declaring if (= or {} initialized), are counted on
-// their test; an assignment through a pointer (*q = ...) is no declaration and stays unwrapped.
+// their test; so are an assignment through a pointer (*q = ...) and expressions with braces
+// that are no declaration (cases::lane_flag{t}.on(), late bitor lane_flag{...}.on()).
+namespace cases {
+struct lane_flag {
+  int v;
+  __device__ bool on() const { return v % 3 != 0; }
+};
+} // namespace cases
+using cases::lane_flag;
 __global__ void if_init(unsigned *count) {
   int t = threadIdx.x, box = 0, *q = &box;
+  bool late = t > 40;
   if (int u = t % 4; u == 0) atomicAdd(&count[0], 1u);
   if (unsigned v = t / 8) atomicAdd(&count[0], v);
   if (unsigned w{t / 16u}) atomicAdd(&count[1], w);
   if (*q = t % 2) atomicAdd(&count[1], 1u);
+  if (cases::lane_flag{t}.on()) atomicAdd(&count[0], 2u);
+  if (late bitor lane_flag{t + 1}.on()) atomicAdd(&count[1], 2u);
+  atomicAdd(&count[1], 1u);
 }
 __global__ void parity_branch(const float *in, float *out, unsigned *count) {
   int i = blockIdx.x * blockDim.x + threadIdx.x;
@@ -458,15 +470,14 @@ int main(int argc, char **argv) {
     CHECK(name, "forms", {"branches", 14}, {"divergent_branches", 3});
   }
   if (!std::strcmp(name, "if_init")) {
-    // One warp. if (int u = t % 4; u == 0): the test u == 0 after the init-statement, 8 of 32
-    // lanes true (divergent). if (unsigned v = t / 8): tested on v, 0 for lanes 0-7
-    // (divergent). if (unsigned w{t / 16u}): 0 for lanes 0-15 (divergent; before, the
-    // simulator's build failed on it). if (*q = t % 2) assigns through q: not counted. 3
-    // branches, 3 divergent. SASS (nvcc 13.0, sm_90): "@P1 BRA 0xf0", "@!P0 BRA 0x1d0",
-    // "@!P1 BRA 0x330", and "@P0 EXIT" for the fourth: Nsight would count the same 3 and 3
-    // (not measured on a GPU).
+    // One warp, six ifs, each split: u == 0 after the init-statement (8 of 32 lanes true);
+    // v = t / 8, 0 for lanes 0-7; w{t / 16u}, 0 for lanes 0-15 (before, the simulator's build
+    // failed on it); *q = t % 2 (before, taken for a declaration and not counted); t % 3 != 0;
+    // (t + 1) % 3 != 0. 6 branches, 6 divergent. SASS (nvcc 13.0, sm_90): a BRA for each,
+    // "@P0 BRA", "@!P1 BRA", "@!P4 BRA", "@P1 BRA", "@!P2 BRA", "@!P3 BRA P0": Nsight would
+    // count the same 6 and 6 (not measured on a GPU).
     if_init<<<1, 32>>>(count);
-    CHECK(name, "if_init", {"branches", 3}, {"divergent_branches", 3});
+    CHECK(name, "if_init", {"branches", 6}, {"divergent_branches", 6});
   }
   if (!std::strcmp(name, "predicated")) {
     // Where the simulator and Nsight part: odd_lanes' if (threadIdx.x % 2) is no branch in

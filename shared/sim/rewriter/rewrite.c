@@ -1818,23 +1818,41 @@ static int top_level_semicolons(const rewriter *r, size_t first, size_t end, siz
   return n;
 }
 
-/* Words that start an expression, not a declaration, before NAME{...} (sizeof T{}, not x{}). */
-static const char *const expression_words[] = {"sizeof",   "alignof", "new",   "delete", "throw",
-                                               "co_await", "not",     "compl", "return", NULL};
+/* Words that make tokens an expression, not a declaration (sizeof T{}, x or T{}). */
+static const char *const expression_words[] = {
+    "sizeof", "alignof", "new",    "delete", "throw",  "co_await", "co_yield",
+    "return", "typeid",  "and",    "or",     "not",    "xor",      "bitand",
+    "bitor",  "compl",   "and_eq", "or_eq",  "xor_eq", "not_eq",   NULL};
+
+/* Tokens [first, name) can be a declaration's type: names that start no expression and '::',
+ * the first a name or '::'; with punct also '*', '&' and template arguments ('<', '>', ',',
+ * numbers). */
+static int type_before(const rewriter *r, size_t first, size_t name, int punct) {
+  if (name <= first || !(token_is_identifier(r, first) || token_is(r, first, "::"))) return 0;
+  for (size_t k = first; k < name; k++) {
+    if (token_is_identifier(r, k)) {
+      if (token_in_list(r, k, expression_words)) return 0;
+    } else if (!token_is(r, k, "::") &&
+               !(punct && (r->tokens[k].kind == TOKEN_NUMBER || token_is_char(r, k, '*') ||
+                           token_is_char(r, k, '&') || token_is_char(r, k, '<') ||
+                           token_is_char(r, k, '>') || token_is_char(r, k, ',')))) {
+      return 0;
+    }
+  }
+  return 1;
+}
 
 /* A condition that declares a variable: if (int x = f()), a top-level '=' after a name that
  * follows a type word, '*', '&' or '>'; or if (int x{f()}), a top-level '{' after a name that
- * only names (and '::') come before, so that it cannot be an expression (a > B{} is one).
- * Returns the name's token, or NO_TOKEN. */
+ * follows a type word, with only names and '::' before (ns::Foo{} and a > B{} are
+ * expressions). Returns the name's token, or NO_TOKEN. */
 static size_t condition_declared_name(const rewriter *r, size_t first, size_t end) {
+  if (token_is_char(r, first, '*')) return NO_TOKEN; /* if (*p = v): an assignment */
   size_t depth = 0;
   for (size_t k = first; k < end; k++) {
     if (depth == 0 && token_is_char(r, k, '{') && k >= first + 2 && is_name(r, k - 1) &&
-        token_is_identifier(r, first) && !token_in_list(r, first, expression_words)) {
-      size_t j = first;
-      while (j < k - 1 && (token_is_identifier(r, j) || token_is(r, j, "::"))) j++;
-      if (j == k - 1) return k - 1;
-    }
+        token_is_identifier(r, k - 2) && type_before(r, first, k - 1, 0))
+      return k - 1;
     if (token_is_char(r, k, '(') || token_is_char(r, k, '[') || token_is_char(r, k, '{'))
       depth++;
     else if ((token_is_char(r, k, ')') || token_is_char(r, k, ']') || token_is_char(r, k, '}')) &&
@@ -1871,20 +1889,13 @@ static void wrap_condition(rewriter *r, size_t first, size_t end) {
   add_edit(r, end - 1, after, after);
 }
 
-/* if (T x = E): nvcc branches on x, so the simulator counts it too, as C++17's
- * if (T x = E; br(SITE, static_cast<bool>(x))): the same scope and the same test. Only when
- * every token before the name can belong to a declaration's type (names, '*', '&', '::', and
- * '<', '>', ',' and numbers of template arguments) and the first is a name or '::':
- * if (*p = v) assigns through p, and stays unwrapped. (A while's declaration has no such form:
- * left alone.) */
+/* if (T x = E) or if (T x{E}): nvcc branches on x, so the simulator counts it too, as C++17's
+ * if (T x = E; br(SITE, static_cast<bool>(x))): the same scope and the same test. Only when the
+ * tokens before the name can be a type (type_before); otherwise left as it was, unwrapped.
+ * (A while's declaration has no such form: left alone.) */
 static void wrap_declared_if(rewriter *r, size_t first, size_t end) {
   size_t name = condition_declared_name(r, first, end);
-  if (name == NO_TOKEN || !(token_is_identifier(r, first) || token_is(r, first, "::"))) return;
-  for (size_t k = first; k < name; k++)
-    if (!token_is_identifier(r, k) && r->tokens[k].kind != TOKEN_NUMBER &&
-        !token_is_char(r, k, '*') && !token_is_char(r, k, '&') && !token_is(r, k, "::") &&
-        !token_is_char(r, k, '<') && !token_is_char(r, k, '>') && !token_is_char(r, k, ','))
-      return;
+  if (name == NO_TOKEN || !type_before(r, first, name, 1)) return;
   size_t after = r->tokens[end - 1].start + r->tokens[end - 1].length;
   r->scratch.size = 0;
   scratch_text(r, "; ");
