@@ -463,8 +463,8 @@ int main(int argc, char **argv) {
     // divergent; twice() called on the host before the launch adds nothing.
     // Nsight Compute on an H200 (nvcc 13.0, sm_90): 6 branches, 3 divergent. The SASS has a
     // BRA for the while (2, 1 divergent), the do-while (3, 1) and the declaring if (1, 1); the
-    // other 8 conditions are compiled away: twice's if is a SEL, the clamp_to test and the
-    // if (s > 0) are known at compile time, the for of 2 trips and the for (;;) are unrolled.
+    // other 8 conditions are compiled away: twice's if is a SEL, the clamp_to test (never
+    // true) and the if (s > 0) are folded, the for of 2 trips and the for (;;) are unrolled.
     if (twice(-1) != 0) return 1;
     forms<<<1, 32>>>(count);
     CHECK(name, "forms", {"branches", 14}, {"divergent_branches", 3});
