@@ -1818,11 +1818,41 @@ static int top_level_semicolons(const rewriter *r, size_t first, size_t end, siz
   return n;
 }
 
-/* A condition that declares a variable (if (int x = f())) cannot be wrapped: a top-level '='
- * after a name that follows a type word, '*', '&' or '>'. */
-static int condition_declares(const rewriter *r, size_t first, size_t end) {
+/* Words that make tokens an expression, not a declaration (sizeof T{}, x or T{}). */
+static const char *const expression_words[] = {
+    "sizeof", "alignof", "new",    "delete", "throw",  "co_await", "co_yield",
+    "return", "typeid",  "and",    "or",     "not",    "xor",      "bitand",
+    "bitor",  "compl",   "and_eq", "or_eq",  "xor_eq", "not_eq",   NULL};
+
+/* Tokens [first, name) can be a declaration's type: names that start no expression and '::',
+ * the first a name or '::'; with punct also '*', '&' and template arguments ('<', '>', ',',
+ * numbers). */
+static int type_before(const rewriter *r, size_t first, size_t name, int punct) {
+  if (name <= first || !(token_is_identifier(r, first) || token_is(r, first, "::"))) return 0;
+  for (size_t k = first; k < name; k++) {
+    if (token_is_identifier(r, k)) {
+      if (token_in_list(r, k, expression_words)) return 0;
+    } else if (!token_is(r, k, "::") &&
+               !(punct && (r->tokens[k].kind == TOKEN_NUMBER || token_is_char(r, k, '*') ||
+                           token_is_char(r, k, '&') || token_is_char(r, k, '<') ||
+                           token_is_char(r, k, '>') || token_is_char(r, k, ',')))) {
+      return 0;
+    }
+  }
+  return 1;
+}
+
+/* A condition that declares a variable: if (int x = f()), a top-level '=' after a name that
+ * follows a type word, '*', '&' or '>'; or if (int x{f()}), a top-level '{' after a name that
+ * follows a type word, with only names and '::' before (ns::Foo{} and a > B{} are
+ * expressions). Returns the name's token, or NO_TOKEN. */
+static size_t condition_declared_name(const rewriter *r, size_t first, size_t end) {
+  if (token_is_char(r, first, '*')) return NO_TOKEN; /* if (*p = v): an assignment */
   size_t depth = 0;
   for (size_t k = first; k < end; k++) {
+    if (depth == 0 && token_is_char(r, k, '{') && k >= first + 2 && is_name(r, k - 1) &&
+        token_is_identifier(r, k - 2) && type_before(r, first, k - 1, 0))
+      return k - 1;
     if (token_is_char(r, k, '(') || token_is_char(r, k, '[') || token_is_char(r, k, '{'))
       depth++;
     else if ((token_is_char(r, k, ')') || token_is_char(r, k, ']') || token_is_char(r, k, '}')) &&
@@ -1831,23 +1861,27 @@ static int condition_declares(const rewriter *r, size_t first, size_t end) {
     else if (depth == 0 && token_is_char(r, k, '=') && k >= first + 2 && is_name(r, k - 1) &&
              (token_is_identifier(r, k - 2) || token_is_char(r, k - 2, '*') ||
               token_is_char(r, k - 2, '&') || token_is_char(r, k - 2, '>')))
-      return 1;
+      return k - 1;
   }
-  return 0;
+  return NO_TOKEN;
 }
 
+static const char branch_site_text[] =
+    "::cusim::dev::br([] { static constexpr ::cusim::dev::branch_site s{__FILE__, __LINE__}; "
+    "return &s; }(), static_cast<bool>(";
+
 /* Wraps tokens [first, end) of a condition: ::cusim::dev::br(SITE, static_cast<bool>(COND)),
- * SITE a static record of the file and line (the profiler's divergence counts). */
+ * SITE a static record of the file and line (the profiler's divergence counts). A condition
+ * that declares a variable is left alone here (hook_branch tests its variable). */
 static void wrap_condition(rewriter *r, size_t first, size_t end) {
-  if (first >= end || condition_declares(r, first, end)) return;
+  if (first >= end || condition_declared_name(r, first, end) != NO_TOKEN) return;
   /* while (0) of a macro, while (1), if (true): a constant, which nvcc compiles away */
   if (end == first + 1 && (r->tokens[first].kind == TOKEN_NUMBER || token_is(r, first, "true") ||
                            token_is(r, first, "false")))
     return;
   size_t at = r->tokens[first].start;
   r->scratch.size = 0;
-  scratch_text(r, "::cusim::dev::br([] { static constexpr ::cusim::dev::branch_site s{__FILE__, "
-                  "__LINE__}; return &s; }(), static_cast<bool>(");
+  scratch_text(r, branch_site_text);
   add_edit(r, first, at, at);
   size_t after = r->tokens[end - 1].start + r->tokens[end - 1].length;
   r->scratch.size = 0;
@@ -1855,7 +1889,24 @@ static void wrap_condition(rewriter *r, size_t first, size_t end) {
   add_edit(r, end - 1, after, after);
 }
 
-/* if (...), while (...) (and do ... while (...)), for (...; COND; ...) at token i. */
+/* if (T x = E) or if (T x{E}): nvcc branches on x, so the simulator counts it too, as C++17's
+ * if (T x = E; br(SITE, static_cast<bool>(x))): the same scope and the same test. Only when the
+ * tokens before the name can be a type (type_before); otherwise left as it was, unwrapped.
+ * (A while's declaration has no such form: left alone.) */
+static void wrap_declared_if(rewriter *r, size_t first, size_t end) {
+  size_t name = condition_declared_name(r, first, end);
+  if (name == NO_TOKEN || !type_before(r, first, name, 1)) return;
+  size_t after = r->tokens[end - 1].start + r->tokens[end - 1].length;
+  r->scratch.size = 0;
+  scratch_text(r, "; ");
+  scratch_text(r, branch_site_text);
+  scratch_token(r, name);
+  scratch_text(r, "))");
+  add_edit(r, end - 1, after, after);
+}
+
+/* if (...), while (...) (and do ... while (...)), for (...; COND; ...) at token i; an if's
+ * init-statement (if (INIT; COND)) is left out of the wrapped condition. */
 static void hook_branch(rewriter *r, size_t i) {
   if (r->tokens[i].system || !token_is_char(r, i + 1, '(')) return; /* if constexpr: left */
   size_t close = condition_close(r, i + 1);
@@ -1866,6 +1917,9 @@ static void hook_branch(rewriter *r, size_t i) {
     if (n == 2) wrap_condition(r, semi[0] + 1, semi[1]);
   } else if (n == 0) {
     wrap_condition(r, i + 2, close);
+    if (token_is(r, i, "if")) wrap_declared_if(r, i + 2, close);
+  } else if (n == 1 && token_is(r, i, "if")) {
+    wrap_condition(r, semi[0] + 1, close);
   }
 }
 
