@@ -457,6 +457,35 @@ __attribute__((noinline)) void check_bytes(uintptr_t w, uint64_t meta, bool fres
   }
 }
 
+// ---- stream races of kernels (streams.cpp chooses the ranges: kernel_watch_begin) -------------
+// Set only while no block runs; the workers read it after the launch hands them its blocks.
+bool watch_on = false;
+struct watch_slot {
+  uintptr_t lo, hi;
+  bool other_writes;
+  std::atomic<uintptr_t> hit_lo, hit_hi;
+  std::atomic<bool> wrote;
+};
+std::unique_ptr<watch_slot[]> watch_slots;
+size_t watch_n = 0;
+
+__attribute__((cold, noinline)) void watch_access(uintptr_t a, unsigned size, bool write) {
+  uintptr_t end = a + size;
+  for (size_t k = 0; k < watch_n; ++k) {
+    watch_slot &w = watch_slots[k];
+    if (end <= w.lo || w.hi <= a || !(write || w.other_writes)) continue;
+    uintptr_t lo = std::max(a, w.lo), hi = std::min(end, w.hi);
+    uintptr_t cur = w.hit_lo.load(std::memory_order_relaxed);
+    while (lo < cur && !w.hit_lo.compare_exchange_weak(cur, lo, std::memory_order_relaxed)) {
+    }
+    cur = w.hit_hi.load(std::memory_order_relaxed);
+    while (hi > cur && !w.hit_hi.compare_exchange_weak(cur, hi, std::memory_order_relaxed)) {
+    }
+    if (write && !w.wrote.load(std::memory_order_relaxed))
+      w.wrote.store(true, std::memory_order_relaxed);
+  }
+}
+
 __attribute__((always_inline)) inline void check(uintptr_t a, unsigned size, bool write,
                                                  const void *pc, bool atomic = false,
                                                  bool vol = false) {
@@ -474,6 +503,7 @@ __attribute__((always_inline)) inline void check(uintptr_t a, unsigned size, boo
     if (v == freed_mark || v < last) report_bounds(a, size, write, pc);
   }
   if (__builtin_expect(prof_on, 0)) profile_access(a, size, write, pc, atomic, off >= global_bytes);
+  if (__builtin_expect(watch_on, 0)) watch_access(a, size, write);
   if (atomic) return;
   if (off - big_start < global_bytes - big_start) return; // a big block: bounds only
   if (itls.gid1_base == 0) return; // grid too large to number its threads in 32 bits
@@ -613,6 +643,36 @@ void checker_note_off() {
                 "them) go unreported, so a wrong answer may come with no message",
                 why);
   print_message("cusim: note: ", text);
+}
+
+bool checker_watch(const std::vector<watch_range> &ranges) {
+  if (!checker_on()) return false;
+  watch_slots.reset(new watch_slot[ranges.size()]);
+  watch_n = ranges.size();
+  for (size_t k = 0; k < watch_n; ++k) {
+    watch_slot &w = watch_slots[k];
+    w.lo = ranges[k].lo;
+    w.hi = ranges[k].hi;
+    w.other_writes = ranges[k].other_writes;
+    w.hit_lo.store(UINTPTR_MAX);
+    w.hit_hi.store(0);
+    w.wrote.store(false);
+  }
+  watch_on = watch_n != 0;
+  return true;
+}
+
+std::vector<watch_hit> checker_unwatch() {
+  std::vector<watch_hit> hits(watch_n);
+  for (size_t k = 0; k < watch_n; ++k) {
+    watch_slot &w = watch_slots[k];
+    uintptr_t lo = w.hit_lo.load(), hi = w.hit_hi.load();
+    hits[k] = watch_hit{lo, hi, hi > lo, w.wrote.load()};
+  }
+  watch_on = false;
+  watch_n = 0;
+  watch_slots.reset();
+  return hits;
 }
 
 void checker_launch_begin() {
@@ -882,6 +942,12 @@ bool in_arena(const void *) {
   return false;
 }
 void checker_note_off() {} // ThreadSanitizer reports the races itself
+bool checker_watch(const std::vector<watch_range> &) {
+  return false;
+}
+std::vector<watch_hit> checker_unwatch() {
+  return {};
+}
 void checker_launch_begin() {}
 void checker_worker_done() {}
 void checker_block_end() {}
