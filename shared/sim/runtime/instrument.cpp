@@ -640,7 +640,8 @@ void checker_note_off() {
   char text[512];
   std::snprintf(text, sizeof text,
                 "%s: races between threads (warp-synchronous code without __syncwarp() among "
-                "them) go unreported, so a wrong answer may come with no message",
+                "them) go unreported, as do a kernel's races with work on other streams, so a "
+                "wrong answer may come with no message",
                 why);
   print_message("cusim: note: ", text);
 }
