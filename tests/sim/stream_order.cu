@@ -204,6 +204,29 @@ static int copy_vs_kernel(void) {
   return 0;
 }
 
+// Two kernels on two non-blocking streams, nothing between them: the same bytes race; other
+// bytes of one allocation (lesson 06's chunks) or an event between them run silent.
+static int kernel_vs_kernel(const char *how) {
+  int *d;
+  cudaStream_t a, b;
+  cudaEvent_t first;
+  cudaMalloc(&d, 2 * N * sizeof(int));
+  cudaStreamCreateWithFlags(&a, cudaStreamNonBlocking);
+  cudaStreamCreateWithFlags(&b, cudaStreamNonBlocking);
+  cudaEventCreate(&first);
+  set_to<<<1, N, 0, a>>>(d, N, 1);
+  cudaEventRecord(first, a);
+  if (!strcmp(how, "event")) cudaStreamWaitEvent(b, first, 0);
+  set_to<<<1, N, 0, b>>>(strcmp(how, "other_bytes") ? d + N / 2 : d + N, N, 2);
+  cudaError_t synced = cudaDeviceSynchronize();
+  printf("cudaDeviceSynchronize -> %s\n", cudaGetErrorName(synced));
+  cudaEventDestroy(first);
+  cudaStreamDestroy(a);
+  cudaStreamDestroy(b);
+  cudaFree(d);
+  return 0;
+}
+
 int main(int argc, char **argv) {
   const char *c = argc > 1 ? argv[1] : "";
   if (!strcmp(c, "unsynced")) return unsynced();
@@ -221,6 +244,9 @@ int main(int argc, char **argv) {
   if (!strcmp(c, "nonblocking_kernel_vs_memset")) return kernel_then_memset(1);
   if (!strcmp(c, "nonblocking_kernel_other_bytes")) return kernel_then_memset(0);
   if (!strcmp(c, "copy_vs_kernel")) return copy_vs_kernel();
+  if (!strcmp(c, "kernel_vs_kernel")) return kernel_vs_kernel("none");
+  if (!strcmp(c, "kernel_vs_kernel_other_bytes")) return kernel_vs_kernel("other_bytes");
+  if (!strcmp(c, "kernel_vs_kernel_event")) return kernel_vs_kernel("event");
   fprintf(stderr, "usage: sim_stream_order CASE (see main in stream_order.cu)\n");
   return 2;
 }

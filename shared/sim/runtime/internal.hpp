@@ -200,8 +200,14 @@ struct watch_hit { // the span of the conflicting accesses to one range
   uintptr_t lo, hi;
   bool any, write;
 };
-bool checker_watch(const std::vector<watch_range> &ranges);
-std::vector<watch_hit> checker_unwatch();
+// The bytes a kernel read and wrote (sorted, merged runs); complete: no worker ran out of room.
+struct kernel_footprint {
+  std::vector<std::pair<uintptr_t, uintptr_t>> reads, writes;
+  bool complete = true;
+};
+// footprint: also keep the kernel's own bytes (another stream's unordered kernel is queued).
+bool checker_watch(const std::vector<watch_range> &ranges, bool footprint);
+std::vector<watch_hit> checker_unwatch(kernel_footprint *footprint);
 void checker_launch_begin(); // a launch starts: the race records of the last one are dropped
 void checker_worker_done();  // this worker runs no more blocks of the launch
 // A block ends (all its threads done): a read of __shared__ memory no thread of it wrote, not yet

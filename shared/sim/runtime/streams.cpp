@@ -67,6 +67,7 @@ vclock host_vc;                                  // what the host has seen compl
 std::vector<access_record> records;              // recent accesses not yet known complete
 std::vector<point> pending_kernels;              // queued kernels that have not run yet
 std::vector<access_record> watched;              // what the running kernel is watched against
+bool footprinting = false;                       // the running kernel's bytes are kept
 std::recursive_mutex run_mu;
 bool running = false;
 bool default_is_per_thread = false; // compiled with CUDA_API_PER_THREAD_DEFAULT_STREAM
@@ -226,8 +227,14 @@ void kernel_queued(const point &p) {
   pending_kernels.push_back(p);
 }
 
+// Two queued operations on different streams, neither ordered before the other.
+bool unordered(const point &a, const point &b) {
+  return a.stream != b.stream && a.seq > at(b.vc, a.stream) && b.seq > at(a.vc, b.stream);
+}
+
 bool kernel_watch_begin(const point &p) {
   std::vector<watch_range> ranges;
+  bool keep = false;
   {
     std::lock_guard<std::mutex> lock(smu);
     watched.clear();
@@ -236,16 +243,42 @@ bool kernel_watch_begin(const point &p) {
         watched.push_back(r);
         ranges.push_back(watch_range{r.lo, r.hi, r.write});
       }
+    // A kernel on another stream, queued and not ordered with this one: it will be watched
+    // against this kernel's bytes when it runs.
+    for (const point &k : pending_kernels)
+      if (unordered(k, p)) keep = true;
   }
-  if (ranges.empty()) return false;
-  return checker_watch(ranges); // kernels run one at a time (run_mu)
+  if (ranges.empty() && !keep) return false;
+  footprinting = keep;
+  return checker_watch(ranges, keep); // kernels run one at a time (run_mu)
 }
 
 bool kernel_watch_end(const point &p, const detail::kernel_base *kernel, bool watching) {
   std::vector<watch_hit> hits;
-  if (watching) hits = checker_unwatch();
-  if (!kernel) hits.clear();
+  kernel_footprint fp;
+  bool kept = watching && footprinting;
+  if (watching) hits = checker_unwatch(kept ? &fp : nullptr);
+  footprinting = false;
+  if (!kernel) {
+    hits.clear();
+    kept = false;
+  }
+  if (kept && !fp.complete) {
+    static std::atomic<bool> said{false};
+    if (!said.exchange(true))
+      print_message("cusim: note: ",
+                    "a kernel touched too many separate byte ranges to keep them all: its stream "
+                    "races with kernels on other streams may go unreported");
+  }
   std::lock_guard<std::mutex> lock(smu);
+  if (kept) {
+    char what[160];
+    std::snprintf(what, sizeof what, "kernel '%s' (launched at %s:%d)",
+                  kernel->name ? kernel->name : "?", base_name(kernel->file), kernel->line);
+    for (int w = 0; w < 2; ++w)
+      for (const auto &run : w ? fp.writes : fp.reads)
+        records.push_back(access_record{run.first, run.second, w == 1, p.stream, p.seq, what, p.vc});
+  }
   for (size_t k = 0; k < pending_kernels.size(); ++k)
     if (pending_kernels[k].stream == p.stream && pending_kernels[k].seq == p.seq) {
       pending_kernels.erase(pending_kernels.begin() + (long)k);
