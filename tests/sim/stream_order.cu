@@ -11,6 +11,14 @@ __global__ void set_to(int *data, int n, int value) {
 
 enum { N = 256 };
 
+// Through __shared__ memory, which every block of every launch reuses: not a stream's bytes.
+__global__ void set_via_shared(int *data, int value) {
+  __shared__ int staged[N];
+  staged[threadIdx.x] = value;
+  __syncthreads();
+  data[threadIdx.x] = staged[N - 1 - threadIdx.x];
+}
+
 // Work on a stream nobody waited for is not done when the host reads after syncing another.
 static int unsynced(void) {
   int *d, *h;
@@ -214,10 +222,15 @@ static int kernel_vs_kernel(const char *how) {
   cudaStreamCreateWithFlags(&a, cudaStreamNonBlocking);
   cudaStreamCreateWithFlags(&b, cudaStreamNonBlocking);
   cudaEventCreate(&first);
-  set_to<<<1, N, 0, a>>>(d, N, 1);
-  cudaEventRecord(first, a);
-  if (!strcmp(how, "event")) cudaStreamWaitEvent(b, first, 0);
-  set_to<<<1, N, 0, b>>>(strcmp(how, "other_bytes") ? d + N / 2 : d + N, N, 2);
+  if (!strcmp(how, "shared")) {
+    set_via_shared<<<1, N, 0, a>>>(d, 1);
+    set_via_shared<<<1, N, 0, b>>>(d + N, 2);
+  } else {
+    set_to<<<1, N, 0, a>>>(d, N, 1);
+    cudaEventRecord(first, a);
+    if (!strcmp(how, "event")) cudaStreamWaitEvent(b, first, 0);
+    set_to<<<1, N, 0, b>>>(strcmp(how, "other_bytes") ? d + N / 2 : d + N, N, 2);
+  }
   cudaError_t synced = cudaDeviceSynchronize();
   printf("cudaDeviceSynchronize -> %s\n", cudaGetErrorName(synced));
   cudaEventDestroy(first);
@@ -247,6 +260,7 @@ int main(int argc, char **argv) {
   if (!strcmp(c, "kernel_vs_kernel")) return kernel_vs_kernel("none");
   if (!strcmp(c, "kernel_vs_kernel_other_bytes")) return kernel_vs_kernel("other_bytes");
   if (!strcmp(c, "kernel_vs_kernel_event")) return kernel_vs_kernel("event");
+  if (!strcmp(c, "kernel_vs_kernel_shared")) return kernel_vs_kernel("shared");
   fprintf(stderr, "usage: sim_stream_order CASE (see main in stream_order.cu)\n");
   return 2;
 }

@@ -524,7 +524,7 @@ void footprint_add(uintptr_t a, uintptr_t end, bool write) {
 
 __attribute__((cold, noinline)) void watch_access(uintptr_t a, unsigned size, bool write) {
   uintptr_t end = a + size;
-  if (footprint_on) footprint_add(a, end, write);
+  if (footprint_on && a - arena_base < global_bytes) footprint_add(a, end, write); // not shared
   // The slots are sorted by lo: those that start before `end`, back while one may reach `a`.
   size_t n = 0, hi_i = watch_n;
   while (n < hi_i) {

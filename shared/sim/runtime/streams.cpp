@@ -277,7 +277,8 @@ bool kernel_watch_end(const point &p, const detail::kernel_base *kernel, bool wa
                   kernel->name ? kernel->name : "?", base_name(kernel->file), kernel->line);
     for (int w = 0; w < 2; ++w)
       for (const auto &run : w ? fp.writes : fp.reads)
-        records.push_back(access_record{run.first, run.second, w == 1, p.stream, p.seq, what, p.vc});
+        records.push_back(
+            access_record{run.first, run.second, w == 1, p.stream, p.seq, what, p.vc});
   }
   for (size_t k = 0; k < pending_kernels.size(); ++k)
     if (pending_kernels[k].stream == p.stream && pending_kernels[k].seq == p.seq) {
