@@ -11,6 +11,11 @@ __global__ void set_to(int *data, int n, int value) {
 
 enum { N = 256 };
 
+// Atomics on one counter from two streams cannot lose an update: not a race.
+__global__ void count_up(int *count) {
+  atomicAdd(count, 1);
+}
+
 // Through __shared__ memory, which every block of every launch reuses: not a stream's bytes.
 __global__ void set_via_shared(int *data, int value) {
   __shared__ int staged[N];
@@ -225,6 +230,11 @@ static int kernel_vs_kernel(const char *how) {
   if (!strcmp(how, "shared")) {
     set_via_shared<<<1, N, 0, a>>>(d, 1);
     set_via_shared<<<1, N, 0, b>>>(d + N, 2);
+  } else if (!strcmp(how, "atomic")) {
+    cudaMemset(d, 0, sizeof(int));
+    cudaDeviceSynchronize();
+    count_up<<<2, N, 0, a>>>(d);
+    count_up<<<2, N, 0, b>>>(d);
   } else {
     set_to<<<1, N, 0, a>>>(d, N, 1);
     cudaEventRecord(first, a);
@@ -261,6 +271,7 @@ int main(int argc, char **argv) {
   if (!strcmp(c, "kernel_vs_kernel_other_bytes")) return kernel_vs_kernel("other_bytes");
   if (!strcmp(c, "kernel_vs_kernel_event")) return kernel_vs_kernel("event");
   if (!strcmp(c, "kernel_vs_kernel_shared")) return kernel_vs_kernel("shared");
+  if (!strcmp(c, "kernel_vs_kernel_atomic")) return kernel_vs_kernel("atomic");
   fprintf(stderr, "usage: sim_stream_order CASE (see main in stream_order.cu)\n");
   return 2;
 }

@@ -464,7 +464,7 @@ struct watch_slot {
   uintptr_t lo, hi;
   uintptr_t max_hi; // the largest hi of this slot and every slot before it (sorted by lo)
   size_t index;     // in the caller's order
-  bool other_writes;
+  bool other_writes, other_atomic;
   std::atomic<uintptr_t> hit_lo, hit_hi;
   std::atomic<bool> wrote;
 };
@@ -478,9 +478,9 @@ bool footprint_on = false;
 constexpr size_t footprint_open = 4, footprint_max = size_t(1) << 20; // runs per worker and kind
 struct footprint_runs {
   uint64_t gen = 0;
-  std::pair<uintptr_t, uintptr_t> open[2][footprint_open];
-  unsigned next[2] = {0, 0};
-  std::vector<std::pair<uintptr_t, uintptr_t>> closed[2];
+  std::pair<uintptr_t, uintptr_t> open[3][footprint_open]; // reads, writes, atomics
+  unsigned next[3] = {0, 0, 0};
+  std::vector<std::pair<uintptr_t, uintptr_t>> closed[3];
   bool overflow = false;
 };
 uint64_t footprint_gen = 0;
@@ -488,10 +488,10 @@ std::mutex footprint_mu;
 std::vector<footprint_runs *> footprint_workers; // this launch's (each a worker's thread_local)
 thread_local footprint_runs my_runs;
 
-void footprint_add(uintptr_t a, uintptr_t end, bool write) {
+void footprint_add(uintptr_t a, uintptr_t end, int kind) {
   footprint_runs &f = my_runs;
   if (f.gen != footprint_gen) {
-    for (int k = 0; k < 2; ++k) {
+    for (int k = 0; k < 3; ++k) {
       for (auto &o : f.open[k]) o = {0, 0};
       f.closed[k].clear();
       f.next[k] = 0;
@@ -501,7 +501,7 @@ void footprint_add(uintptr_t a, uintptr_t end, bool write) {
     std::lock_guard<std::mutex> lock(footprint_mu);
     footprint_workers.push_back(&f);
   }
-  auto *open = f.open[write];
+  auto *open = f.open[kind];
   for (size_t k = 0; k < footprint_open; ++k) {
     auto &o = open[k];
     if (o.second == 0) continue;
@@ -511,20 +511,23 @@ void footprint_add(uintptr_t a, uintptr_t end, bool write) {
       return;
     }
   }
-  auto &victim = open[f.next[write]];
-  f.next[write] = (f.next[write] + 1) % footprint_open;
+  auto &victim = open[f.next[kind]];
+  f.next[kind] = (f.next[kind] + 1) % footprint_open;
   if (victim.second != 0) {
-    if (f.closed[write].size() < footprint_max)
-      f.closed[write].push_back(victim);
+    if (f.closed[kind].size() < footprint_max)
+      f.closed[kind].push_back(victim);
     else
       f.overflow = true;
   }
   victim = {a, end};
 }
 
-__attribute__((cold, noinline)) void watch_access(uintptr_t a, unsigned size, bool write) {
+// An atomic counts as a write, except against another kernel's atomics (they cannot lose one).
+__attribute__((cold, noinline)) void watch_access(uintptr_t a, unsigned size, bool write,
+                                                  bool atomic) {
   uintptr_t end = a + size;
-  if (footprint_on && a - arena_base < global_bytes) footprint_add(a, end, write); // not shared
+  if (footprint_on && a - arena_base < global_bytes)
+    footprint_add(a, end, atomic ? 2 : write); // not shared
   // The slots are sorted by lo: those that start before `end`, back while one may reach `a`.
   size_t n = 0, hi_i = watch_n;
   while (n < hi_i) {
@@ -536,7 +539,7 @@ __attribute__((cold, noinline)) void watch_access(uintptr_t a, unsigned size, bo
   }
   for (size_t k = n; k-- > 0 && watch_slots[k].max_hi > a;) {
     watch_slot &w = watch_slots[k];
-    if (w.hi <= a || !(write || w.other_writes)) continue;
+    if (w.hi <= a || !(write || w.other_writes) || (atomic && w.other_atomic)) continue;
     uintptr_t lo = std::max(a, w.lo), hi = std::min(end, w.hi);
     uintptr_t cur = w.hit_lo.load(std::memory_order_relaxed);
     while (lo < cur && !w.hit_lo.compare_exchange_weak(cur, lo, std::memory_order_relaxed)) {
@@ -566,7 +569,7 @@ __attribute__((always_inline)) inline void check(uintptr_t a, unsigned size, boo
     if (v == freed_mark || v < last) report_bounds(a, size, write, pc);
   }
   if (__builtin_expect(prof_on, 0)) profile_access(a, size, write, pc, atomic, off >= global_bytes);
-  if (__builtin_expect(watch_on, 0)) watch_access(a, size, write);
+  if (__builtin_expect(watch_on, 0)) watch_access(a, size, write, atomic);
   if (atomic) return;
   if (off - big_start < global_bytes - big_start) return; // a big block: bounds only
   if (itls.gid1_base == 0) return; // grid too large to number its threads in 32 bits
@@ -727,6 +730,7 @@ bool checker_watch(const std::vector<watch_range> &ranges, bool footprint) {
     w.max_hi = max_hi;
     w.index = order[k];
     w.other_writes = r.other_writes;
+    w.other_atomic = r.other_atomic;
     w.hit_lo.store(UINTPTR_MAX);
     w.hit_hi.store(0);
     w.wrote.store(false);
@@ -750,8 +754,8 @@ std::vector<watch_hit> checker_unwatch(kernel_footprint *footprint) {
   }
   if (footprint_on && footprint) {
     std::lock_guard<std::mutex> lock(footprint_mu);
-    for (int kind = 0; kind < 2; ++kind) {
-      auto &out = kind ? footprint->writes : footprint->reads;
+    for (int kind = 0; kind < 3; ++kind) {
+      auto &out = kind == 0 ? footprint->reads : kind == 1 ? footprint->writes : footprint->atomics;
       out.clear();
       for (footprint_runs *f : footprint_workers) {
         out.insert(out.end(), f->closed[kind].begin(), f->closed[kind].end());

@@ -194,7 +194,7 @@ void checker_note_off();
 // access when nothing is watched. checker_watch: false when the checker is off.
 struct watch_range {
   uintptr_t lo, hi;
-  bool other_writes;
+  bool other_writes, other_atomic; // other_atomic: another kernel's atomics only
 };
 struct watch_hit { // the span of the conflicting accesses to one range
   uintptr_t lo, hi;
@@ -202,7 +202,7 @@ struct watch_hit { // the span of the conflicting accesses to one range
 };
 // The bytes a kernel read and wrote (sorted, merged runs); complete: no worker ran out of room.
 struct kernel_footprint {
-  std::vector<std::pair<uintptr_t, uintptr_t>> reads, writes;
+  std::vector<std::pair<uintptr_t, uintptr_t>> reads, writes, atomics;
   bool complete = true;
 };
 // footprint: also keep the kernel's own bytes (another stream's unordered kernel is queued).

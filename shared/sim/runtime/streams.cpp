@@ -50,6 +50,7 @@ struct access_record {
   uint64_t seq;
   std::string what;
   vclock vc; // what is ordered before it: a kernel that runs later may be ordered before it
+  bool atomic = false; // a kernel's atomics (a write, but not against other atomics)
 };
 
 std::mutex smu; // guards everything below; never held while an operation runs
@@ -241,7 +242,7 @@ bool kernel_watch_begin(const point &p) {
     for (const access_record &r : records)
       if (unordered(r, p)) {
         watched.push_back(r);
-        ranges.push_back(watch_range{r.lo, r.hi, r.write});
+        ranges.push_back(watch_range{r.lo, r.hi, r.write, r.atomic});
       }
     // A kernel on another stream, queued and not ordered with this one: it will be watched
     // against this kernel's bytes when it runs.
@@ -275,10 +276,10 @@ bool kernel_watch_end(const point &p, const detail::kernel_base *kernel, bool wa
     char what[160];
     std::snprintf(what, sizeof what, "kernel '%s' (launched at %s:%d)",
                   kernel->name ? kernel->name : "?", base_name(kernel->file), kernel->line);
-    for (int w = 0; w < 2; ++w)
-      for (const auto &run : w ? fp.writes : fp.reads)
+    for (int w = 0; w < 3; ++w)
+      for (const auto &run : w == 0 ? fp.reads : w == 1 ? fp.writes : fp.atomics)
         records.push_back(
-            access_record{run.first, run.second, w == 1, p.stream, p.seq, what, p.vc});
+            access_record{run.first, run.second, w != 0, p.stream, p.seq, what, p.vc, w == 2});
   }
   for (size_t k = 0; k < pending_kernels.size(); ++k)
     if (pending_kernels[k].stream == p.stream && pending_kernels[k].seq == p.seq) {
