@@ -457,6 +457,101 @@ __attribute__((noinline)) void check_bytes(uintptr_t w, uint64_t meta, bool fres
   }
 }
 
+// ---- stream races of kernels (streams.cpp chooses the ranges: kernel_watch_begin) -------------
+// Set only while no block runs; the workers read it after the launch hands them its blocks.
+bool watch_on = false;
+struct watch_slot {
+  uintptr_t lo, hi;
+  uintptr_t max_hi; // the largest hi of this slot and every slot before it (sorted by lo)
+  size_t index;     // in the caller's order
+  bool other_writes, other_atomic;
+  std::atomic<uintptr_t> hit_lo, hit_hi;
+  std::atomic<bool> wrote;
+};
+std::unique_ptr<watch_slot[]> watch_slots;
+size_t watch_n = 0;
+
+// The kernel's own bytes, kept when another stream's kernel not ordered with it is still queued
+// (that kernel is then watched against them). Per worker: a few open runs that grow while the
+// accesses are adjacent (a block's threads run one after another), then a list of closed runs.
+bool footprint_on = false;
+constexpr size_t footprint_open = 4, footprint_max = size_t(1) << 20; // runs per worker and kind
+struct footprint_runs {
+  uint64_t gen = 0;
+  std::pair<uintptr_t, uintptr_t> open[3][footprint_open]; // reads, writes, atomics
+  unsigned next[3] = {0, 0, 0};
+  std::vector<std::pair<uintptr_t, uintptr_t>> closed[3];
+  bool overflow = false;
+};
+uint64_t footprint_gen = 0;
+std::mutex footprint_mu;
+std::vector<footprint_runs *> footprint_workers; // this launch's (each a worker's thread_local)
+thread_local footprint_runs my_runs;
+
+void footprint_add(uintptr_t a, uintptr_t end, int kind) {
+  footprint_runs &f = my_runs;
+  if (f.gen != footprint_gen) {
+    for (int k = 0; k < 3; ++k) {
+      for (auto &o : f.open[k]) o = {0, 0};
+      f.closed[k].clear();
+      f.next[k] = 0;
+    }
+    f.overflow = false;
+    f.gen = footprint_gen;
+    std::lock_guard<std::mutex> lock(footprint_mu);
+    footprint_workers.push_back(&f);
+  }
+  auto *open = f.open[kind];
+  for (size_t k = 0; k < footprint_open; ++k) {
+    auto &o = open[k];
+    if (o.second == 0) continue;
+    if (a <= o.second && end >= o.first) { // touches or overlaps: grow it
+      o.first = std::min(o.first, a);
+      o.second = std::max(o.second, end);
+      return;
+    }
+  }
+  auto &victim = open[f.next[kind]];
+  f.next[kind] = (f.next[kind] + 1) % footprint_open;
+  if (victim.second != 0) {
+    if (f.closed[kind].size() < footprint_max)
+      f.closed[kind].push_back(victim);
+    else
+      f.overflow = true;
+  }
+  victim = {a, end};
+}
+
+// An atomic counts as a write, except against another kernel's atomics (they cannot lose one).
+__attribute__((cold, noinline)) void watch_access(uintptr_t a, unsigned size, bool write,
+                                                  bool atomic) {
+  uintptr_t end = a + size;
+  if (footprint_on && a - arena_base < global_bytes)
+    footprint_add(a, end, atomic ? 2 : write); // not shared
+  // The slots are sorted by lo: those that start before `end`, back while one may reach `a`.
+  size_t n = 0, hi_i = watch_n;
+  while (n < hi_i) {
+    size_t mid = (n + hi_i) / 2;
+    if (watch_slots[mid].lo < end)
+      n = mid + 1;
+    else
+      hi_i = mid;
+  }
+  for (size_t k = n; k-- > 0 && watch_slots[k].max_hi > a;) {
+    watch_slot &w = watch_slots[k];
+    if (w.hi <= a || !(write || w.other_writes) || (atomic && w.other_atomic)) continue;
+    uintptr_t lo = std::max(a, w.lo), hi = std::min(end, w.hi);
+    uintptr_t cur = w.hit_lo.load(std::memory_order_relaxed);
+    while (lo < cur && !w.hit_lo.compare_exchange_weak(cur, lo, std::memory_order_relaxed)) {
+    }
+    cur = w.hit_hi.load(std::memory_order_relaxed);
+    while (hi > cur && !w.hit_hi.compare_exchange_weak(cur, hi, std::memory_order_relaxed)) {
+    }
+    if (write && !w.wrote.load(std::memory_order_relaxed))
+      w.wrote.store(true, std::memory_order_relaxed);
+  }
+}
+
 __attribute__((always_inline)) inline void check(uintptr_t a, unsigned size, bool write,
                                                  const void *pc, bool atomic = false,
                                                  bool vol = false) {
@@ -474,6 +569,7 @@ __attribute__((always_inline)) inline void check(uintptr_t a, unsigned size, boo
     if (v == freed_mark || v < last) report_bounds(a, size, write, pc);
   }
   if (__builtin_expect(prof_on, 0)) profile_access(a, size, write, pc, atomic, off >= global_bytes);
+  if (__builtin_expect(watch_on, 0)) watch_access(a, size, write, atomic);
   if (atomic) return;
   if (off - big_start < global_bytes - big_start) return; // a big block: bounds only
   if (itls.gid1_base == 0) return; // grid too large to number its threads in 32 bits
@@ -610,9 +706,80 @@ void checker_note_off() {
   char text[512];
   std::snprintf(text, sizeof text,
                 "%s: races between threads (warp-synchronous code without __syncwarp() among "
-                "them) go unreported, so a wrong answer may come with no message",
+                "them) go unreported, as do a kernel's races with work on other streams, so a "
+                "wrong answer may come with no message",
                 why);
   print_message("cusim: note: ", text);
+}
+
+bool checker_watch(const std::vector<watch_range> &ranges, bool footprint) {
+  if (!checker_on()) return false;
+  std::vector<size_t> order(ranges.size());
+  for (size_t k = 0; k < order.size(); ++k) order[k] = k;
+  std::sort(order.begin(), order.end(),
+            [&](size_t x, size_t y) { return ranges[x].lo < ranges[y].lo; });
+  watch_slots.reset(new watch_slot[ranges.size()]);
+  watch_n = ranges.size();
+  uintptr_t max_hi = 0;
+  for (size_t k = 0; k < watch_n; ++k) {
+    const watch_range &r = ranges[order[k]];
+    watch_slot &w = watch_slots[k];
+    w.lo = r.lo;
+    w.hi = r.hi;
+    max_hi = std::max(max_hi, r.hi);
+    w.max_hi = max_hi;
+    w.index = order[k];
+    w.other_writes = r.other_writes;
+    w.other_atomic = r.other_atomic;
+    w.hit_lo.store(UINTPTR_MAX);
+    w.hit_hi.store(0);
+    w.wrote.store(false);
+  }
+  footprint_on = footprint;
+  if (footprint) {
+    ++footprint_gen;
+    std::lock_guard<std::mutex> lock(footprint_mu);
+    footprint_workers.clear();
+  }
+  watch_on = watch_n != 0 || footprint;
+  return true;
+}
+
+std::vector<watch_hit> checker_unwatch(kernel_footprint *footprint) {
+  std::vector<watch_hit> hits(watch_n);
+  for (size_t k = 0; k < watch_n; ++k) {
+    watch_slot &w = watch_slots[k];
+    uintptr_t lo = w.hit_lo.load(), hi = w.hit_hi.load();
+    hits[w.index] = watch_hit{lo, hi, hi > lo, w.wrote.load()};
+  }
+  if (footprint_on && footprint) {
+    std::lock_guard<std::mutex> lock(footprint_mu);
+    for (int kind = 0; kind < 3; ++kind) {
+      auto &out = kind == 0 ? footprint->reads : kind == 1 ? footprint->writes : footprint->atomics;
+      out.clear();
+      for (footprint_runs *f : footprint_workers) {
+        out.insert(out.end(), f->closed[kind].begin(), f->closed[kind].end());
+        for (auto &o : f->open[kind])
+          if (o.second != 0) out.push_back(o);
+        footprint->complete = footprint->complete && !f->overflow;
+      }
+      std::sort(out.begin(), out.end());
+      size_t m = 0; // merge runs that touch or overlap
+      for (size_t k = 0; k < out.size(); ++k) {
+        if (m > 0 && out[k].first <= out[m - 1].second)
+          out[m - 1].second = std::max(out[m - 1].second, out[k].second);
+        else
+          out[m++] = out[k];
+      }
+      out.resize(m);
+    }
+    footprint_workers.clear();
+  }
+  footprint_on = false;
+  watch_on = false;
+  watch_n = 0;
+  watch_slots.reset();
+  return hits;
 }
 
 void checker_launch_begin() {
@@ -882,6 +1049,12 @@ bool in_arena(const void *) {
   return false;
 }
 void checker_note_off() {} // ThreadSanitizer reports the races itself
+bool checker_watch(const std::vector<watch_range> &, bool) {
+  return false;
+}
+std::vector<watch_hit> checker_unwatch(kernel_footprint *) {
+  return {};
+}
 void checker_launch_begin() {}
 void checker_worker_done() {}
 void checker_block_end() {}

@@ -111,6 +111,15 @@ struct mem_access {
 // is reported and made sticky). Returns the operation's point.
 point enqueue(cudaStream_t stream, std::function<void()> op, const char *what = nullptr,
               const std::vector<mem_access> &accesses = {});
+// A kernel's side of the stream-race check: its bytes are known only while it runs (the memory
+// checker sees them). kernel_queued keeps, until it has run, the records of work on other streams
+// that it is not ordered with; kernel_watch_begin, just before it runs, has the checker watch
+// those records' bytes; kernel_watch_end reports a conflict it saw as a stream race (true: one
+// was reported; the caller makes it sticky). Without the checker nothing is watched.
+void kernel_queued(const point &p);
+bool kernel_watch_begin(const point &p);
+// kernel: nullptr when it failed (nothing reported); watched: what kernel_watch_begin returned.
+bool kernel_watch_end(const point &p, const detail::kernel_base *kernel, bool watched);
 // The hook for ranges known later (a kernel's, from instrumentation): checked as at enqueue.
 void note_accesses(const point &p, const std::vector<mem_access> &accesses, const char *what);
 void stream_created(cudaStream_t s, unsigned flags);
@@ -199,6 +208,25 @@ bool arena_free(void *p); // false when p is not in the arena
 bool in_arena(const void *p);
 // The first launch of a program the checker cannot watch says so (one line on stderr).
 void checker_note_off();
+// The bytes of unordered work on other streams that the next kernel must not touch (a write,
+// or a read where the other work writes): watched only while the kernel runs, at one branch per
+// access when nothing is watched. checker_watch: false when the checker is off.
+struct watch_range {
+  uintptr_t lo, hi;
+  bool other_writes, other_atomic; // other_atomic: another kernel's atomics only
+};
+struct watch_hit { // the span of the conflicting accesses to one range
+  uintptr_t lo, hi;
+  bool any, write;
+};
+// The bytes a kernel read and wrote (sorted, merged runs); complete: no worker ran out of room.
+struct kernel_footprint {
+  std::vector<std::pair<uintptr_t, uintptr_t>> reads, writes, atomics;
+  bool complete = true;
+};
+// footprint: also keep the kernel's own bytes (another stream's unordered kernel is queued).
+bool checker_watch(const std::vector<watch_range> &ranges, bool footprint);
+std::vector<watch_hit> checker_unwatch(kernel_footprint *footprint);
 void checker_launch_begin(); // a launch starts: the race records of the last one are dropped
 void checker_worker_done();  // this worker runs no more blocks of the launch
 // A block ends (all its threads done): a read of __shared__ memory no thread of it wrote, not yet

@@ -140,13 +140,24 @@ void launch_submit(kernel_base *k, bool pointers_ok) {
     });
     return;
   }
-  rt::enqueue(k->stream, [k] {
+  // The kernel's point, for the stream-race check when it runs (set before anything can run it).
+  auto at = std::make_shared<rt::point>();
+  *at = rt::enqueue(k->stream, [k, at] {
+    bool watching = false;
+    cudaError_t e = cudaSuccess;
     if (rt::sticky() == cudaSuccess) {
-      cudaError_t e = rt::run_kernel(k);
-      if (e != cudaSuccess) rt::set_sticky(e);
+      watching = rt::kernel_watch_begin(*at);
+      e = rt::run_kernel(k);
     }
+    // A kernel that failed has said why; a conflict it saw is not reported on top.
+    bool race = rt::kernel_watch_end(*at, e == cudaSuccess ? k : nullptr, watching);
+    if (e != cudaSuccess)
+      rt::set_sticky(e);
+    else if (race)
+      rt::set_sticky(cudaErrorIllegalState);
     delete k;
   });
+  rt::kernel_queued(*at);
 }
 
 void register_symbol(const void *addr, size_t size) {

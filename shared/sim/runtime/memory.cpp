@@ -627,13 +627,20 @@ static cudaError_t check_set(const char *api, void *p, size_t count) {
         api, p);
   return cudaErrorInvalidValue;
 }
+// On device memory cudaMemset is asynchronous with respect to the host: an operation on the legacy
+// default stream (after the blocking streams' earlier work, before their later work), run when
+// something waits for it. A kernel on a cudaStreamNonBlocking stream is not ordered with it.
 cudaError_t cudaMemset(void *devPtr, int value, size_t count) {
-  sync_blocking();
   if (sticky() != cudaSuccess) return set_error(sticky());
   cudaError_t e = check_set("cudaMemset", devPtr, count);
   if (e != cudaSuccess) return set_error(e);
-  if (count) std::memset(devPtr, value, count);
-  return cudaSuccess;
+  if (count == 0) return cudaSuccess;
+  enqueue(nullptr,
+          [=] {
+            if (sticky() == cudaSuccess) std::memset(devPtr, value, count);
+          },
+          "cudaMemset", {mem_access{devPtr, count, true}});
+  return set_error(sticky());
 }
 cudaError_t cudaMemsetAsync(void *devPtr, int value, size_t count, cudaStream_t stream) {
   if (sticky() != cudaSuccess) return set_error(sticky());

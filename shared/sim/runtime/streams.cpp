@@ -8,7 +8,10 @@
 // to come before it (stream order, cudaStreamWaitEvent, the legacy stream's implicit barrier with
 // blocking streams, host synchronization). Two copies or memsets on different streams whose
 // clocks do not order them and whose byte ranges overlap, one of them writing, are a stream race:
-// reported when the second is issued, deterministically, whatever order they would run in.
+// reported when the second is issued, deterministically, whatever order they would run in. A
+// kernel's bytes are known only while it runs: the memory checker then watches the bytes of the
+// work on other streams it is not ordered with (kernel_watch_begin), and a conflict is the same
+// stream race, reported when the kernel runs (whatever order the two ran in).
 #include "internal.hpp"
 
 #include <algorithm>
@@ -46,6 +49,8 @@ struct access_record {
   int stream;
   uint64_t seq;
   std::string what;
+  vclock vc; // what is ordered before it: a kernel that runs later may be ordered before it
+  bool atomic = false; // a kernel's atomics (a write, but not against other atomics)
 };
 
 std::mutex smu; // guards everything below; never held while an operation runs
@@ -61,6 +66,9 @@ std::map<std::thread::id, int> per_thread_index; // per-thread default streams
 std::map<cudaEvent_t, point> event_points;       // the last record of each event
 vclock host_vc;                                  // what the host has seen complete
 std::vector<access_record> records;              // recent accesses not yet known complete
+std::vector<point> pending_kernels;              // queued kernels that have not run yet
+std::vector<access_record> watched;              // what the running kernel is watched against
+bool footprinting = false;                       // the running kernel's bytes are kept
 std::recursive_mutex run_mu;
 bool running = false;
 bool default_is_per_thread = false; // compiled with CUDA_API_PER_THREAD_DEFAULT_STREAM
@@ -124,20 +132,29 @@ bool check_accesses_locked(const point &p, const std::vector<mem_access> &acc, c
   }
   for (const mem_access &a : acc) {
     if (a.bytes == 0) continue;
-    records.push_back(
-        access_record{(uintptr_t)a.p, (uintptr_t)a.p + a.bytes, a.write, p.stream, p.seq, what});
+    records.push_back(access_record{(uintptr_t)a.p, (uintptr_t)a.p + a.bytes, a.write, p.stream,
+                                    p.seq, what, p.vc});
   }
   if (records.size() > 65536) records.erase(records.begin(), records.begin() + 16384);
   return false;
 }
 
+// Record r and the operation at p: neither is ordered before the other.
+bool unordered(const access_record &r, const point &p) {
+  return r.stream != p.stream && r.seq > at(p.vc, r.stream) && at(r.vc, p.stream) < p.seq;
+}
+
 // The host now knows everything up to host_vc is complete: those accesses are ordered before
-// anything issued from now on.
+// anything issued from now on, but not before a kernel queued earlier that has not run yet.
 void prune_locked() {
-  records.erase(
-      std::remove_if(records.begin(), records.end(),
-                     [](const access_record &r) { return r.seq <= at(host_vc, r.stream); }),
-      records.end());
+  records.erase(std::remove_if(records.begin(), records.end(),
+                               [](const access_record &r) {
+                                 if (r.seq > at(host_vc, r.stream)) return false;
+                                 for (const point &k : pending_kernels)
+                                   if (unordered(r, k)) return false;
+                                 return true;
+                               }),
+                records.end());
 }
 
 // Runs stream i's operations up to seq n (each after what it depends on). Called with run_mu.
@@ -204,6 +221,91 @@ point enqueue(cudaStream_t stream, std::function<void()> fn, const char *what,
   lock.unlock();
   if (race) set_sticky(cudaErrorIllegalState);
   return p;
+}
+
+void kernel_queued(const point &p) {
+  std::lock_guard<std::mutex> lock(smu);
+  pending_kernels.push_back(p);
+}
+
+// Two queued operations on different streams, neither ordered before the other.
+bool unordered(const point &a, const point &b) {
+  return a.stream != b.stream && a.seq > at(b.vc, a.stream) && b.seq > at(a.vc, b.stream);
+}
+
+bool kernel_watch_begin(const point &p) {
+  std::vector<watch_range> ranges;
+  bool keep = false;
+  {
+    std::lock_guard<std::mutex> lock(smu);
+    watched.clear();
+    for (const access_record &r : records)
+      if (unordered(r, p)) {
+        watched.push_back(r);
+        ranges.push_back(watch_range{r.lo, r.hi, r.write, r.atomic});
+      }
+    // A kernel on another stream, queued and not ordered with this one: it will be watched
+    // against this kernel's bytes when it runs.
+    for (const point &k : pending_kernels)
+      if (unordered(k, p)) keep = true;
+  }
+  if (ranges.empty() && !keep) return false;
+  footprinting = keep;
+  return checker_watch(ranges, keep); // kernels run one at a time (run_mu)
+}
+
+bool kernel_watch_end(const point &p, const detail::kernel_base *kernel, bool watching) {
+  std::vector<watch_hit> hits;
+  kernel_footprint fp;
+  bool kept = watching && footprinting;
+  if (watching) hits = checker_unwatch(kept ? &fp : nullptr);
+  footprinting = false;
+  if (!kernel) {
+    hits.clear();
+    kept = false;
+  }
+  if (kept && !fp.complete) {
+    static std::atomic<bool> said{false};
+    if (!said.exchange(true))
+      print_message("cusim: note: ",
+                    "a kernel touched too many separate byte ranges to keep them all: its stream "
+                    "races with kernels on other streams may go unreported");
+  }
+  std::lock_guard<std::mutex> lock(smu);
+  if (kept) {
+    char what[160];
+    std::snprintf(what, sizeof what, "kernel '%s' (launched at %s:%d)",
+                  kernel->name ? kernel->name : "?", base_name(kernel->file), kernel->line);
+    for (int w = 0; w < 3; ++w)
+      for (const auto &run : w == 0 ? fp.reads : w == 1 ? fp.writes : fp.atomics)
+        records.push_back(
+            access_record{run.first, run.second, w != 0, p.stream, p.seq, what, p.vc, w == 2});
+  }
+  for (size_t k = 0; k < pending_kernels.size(); ++k)
+    if (pending_kernels[k].stream == p.stream && pending_kernels[k].seq == p.seq) {
+      pending_kernels.erase(pending_kernels.begin() + (long)k);
+      break;
+    }
+  for (size_t k = 0; k < hits.size() && k < watched.size(); ++k) {
+    if (!hits[k].any) continue;
+    const access_record &r = watched[k];
+    char s1[64], s2[64];
+    bool legacy_pair = (p.stream == 0 && table[r.stream].kind == stream_kind::non_blocking) ||
+                       (r.stream == 0 && table[p.stream].kind == stream_kind::non_blocking);
+    std::string place = rt::place(kernel->file, kernel->line);
+    report(
+        "stream race: kernel '%s' launched at %s on %s %s [%p, +%zu bytes), which %s on %s "
+        "%s, and no event or synchronization orders the two (wait on an event, or use one "
+        "stream)%s",
+        kernel->name ? kernel->name : "?", place.c_str(), stream_name(p.stream, s1, sizeof s1),
+        hits[k].write ? "writes" : "reads", (void *)hits[k].lo, (size_t)(hits[k].hi - hits[k].lo),
+        r.what.c_str(), stream_name(r.stream, s2, sizeof s2), r.write ? "writes" : "reads",
+        legacy_pair ? "; a cudaStreamNonBlocking stream does not wait for the default stream" : "");
+    watched.clear();
+    return true;
+  }
+  watched.clear();
+  return false;
 }
 
 void note_accesses(const point &p, const std::vector<mem_access> &accesses, const char *what) {
