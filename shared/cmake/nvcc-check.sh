@@ -53,8 +53,79 @@ verdict() { # the verdict's lines and status, from nvcc's log
   sed -E 's/^([^ (][^(]*)\(([0-9]+)\): /\1:\2: /' "$scratch/log" | grep -v -E '^Compilation terminated|^$' | head -n 30
   return 1
 }
-"$nvcc" -std=c++17 -arch=sm_90 -cuda "$@" "$source" -o "$scratch/out.ii" >"$scratch/log" 2>&1
+# nvcc's verdict in two chains side by side. nvcc runs its steps one after another: the host
+# front end (preprocess, cudafe++), then the device one (preprocess, cicc, ptxas), then steps that
+# cannot fail on a learner's code (fatbinary, the host stub's preprocessing). The two front ends
+# share nothing but a module id, so they run at once here, from nvcc's own --dryrun plan (each in
+# its own folder), and the log reads as nvcc's would: the host chain's lines, then, if it passed,
+# the device chain's. On two cores this halves the wait for a lesson with heavy headers (lesson 12:
+# cooperative groups and cuRAND). Returns nvcc's status (0 or not), or 125 when the plan is not
+# the one expected (then nvcc runs as usual). WB_NVCC_SPLIT=0 turns it off.
+nvcc_plan() { # SIDE(host|device) ARGS...: prints that side's commands, one a line; fails if unexpected
+  local side=$1 line dir=$scratch/$1
+  shift
+  mkdir -p "$dir"
+  "$nvcc" "$@" -keep -keep-dir "$dir" --dryrun >"$dir/plan" 2>&1 || return 1
+  local -a env=() host=() device=()
+  while IFS= read -r line; do
+    [[ $line == '#$ '* ]] || continue
+    line=${line#'#$ '}
+    if [[ $line =~ ^[A-Za-z_][A-Za-z0-9_]*= ]]; then
+      # Only the value as it stands (nvcc's own variables; the steps use PATH and CICC_PATH).
+      env+=("$(printf 'export %s=%q' "${line%%=*}" "${line#*=}")")
+    elif [[ $line == *cudafe++\ * ]]; then
+      host+=("$line")
+    elif [[ $line == cicc\ * || $line == *'/cicc" '* || $line == */cicc\ * ]] ||
+      [[ $line == ptxas\ * || $line == */ptxas\ * ]]; then
+      device+=("$line")
+    elif [[ $line == fatbinary\ * || $line == */fatbinary\ * || $line == rm\ * ]]; then
+      :
+    elif [[ $line == *' -E '* && $line == *' -D__CUDA_ARCH__='* ]]; then
+      device=("$line" "${device[@]}")
+    elif [[ $line == *' -E '* ]]; then
+      [ ${#host[@]} -eq 0 ] && host+=("$line") # the stub's final preprocessing (later): skipped
+    else
+      return 1
+    fi
+  done <"$dir/plan"
+  [ ${#host[@]} -eq 2 ] && [[ ${host[1]} == *cudafe++* ]] || return 1
+  [ ${#device[@]} -eq 3 ] && [[ ${device[1]} == *cicc* ]] || return 1
+  printf '%s\n' "${env[@]}"
+  if [ "$side" = host ]; then printf '%s\n' "${host[@]}"; return 0; fi
+  # The device side's module id, which nvcc has cudafe++ write first: any name does for a verdict.
+  [[ ${device[1]} =~ --module_id_file_name\ \"([^\"]+)\" ]] || return 1
+  printf 'printf %%s _00000000_0_wb_check_00000000 >%q\n' "${BASH_REMATCH[1]}"
+  printf '%s\n' "${device[@]}"
+}
+nvcc_split() { # LOG ARGS...
+  local log=$1
+  shift
+  [ "${WB_NVCC_SPLIT:-1}" != 0 ] || return 125
+  # Only plain paths and flags go through the shell (nvcc's plan quotes them for sh).
+  [[ "$* $scratch" =~ ^[A-Za-z0-9_./+=,:@%\ -]*$ ]] || return 125
+  nvcc_plan host "$@" >"$scratch/host.sh" && nvcc_plan device "$@" >"$scratch/device.sh" || return 125
+  # Each step in order, stopping at the first that fails, as nvcc does.
+  (set -e; source "$scratch/host.sh") >"$scratch/host.log" 2>&1 &
+  local host_pid=$!
+  (set -e; source "$scratch/device.sh") >"$scratch/device.log" 2>&1
+  local device_status=$? host_status=0
+  wait $host_pid || host_status=$?
+  grep -v '^#\$ ' "$scratch/host/plan" >"$log"
+  cat "$scratch/host.log" >>"$log"
+  if [ $host_status -eq 0 ]; then
+    cat "$scratch/device.log" >>"$log"
+    host_status=$device_status
+  fi
+  # A failure with no compiler error in it is this script's, not the learner's: ask nvcc itself.
+  [ $host_status -eq 0 ] || grep -q -w error "$log" || return 125
+  return $host_status
+}
+nvcc_split "$scratch/log" -std=c++17 -arch=sm_90 -cuda "$@" "$source" -o "$scratch/out.ii"
 status=$?
+if [ $status -eq 125 ]; then
+  "$nvcc" -std=c++17 -arch=sm_90 -cuda "$@" "$source" -o "$scratch/out.ii" >"$scratch/log" 2>&1
+  status=$?
+fi
 # Only a real verdict is kept: an acceptance, or a rejection with nvcc's errors (not a crash).
 [ $status -eq 0 ] || grep -q -E 'error' "$scratch/log" || key=''
 [ $status -eq 0 ] || status=1

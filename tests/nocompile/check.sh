@@ -13,9 +13,21 @@ fail() {
 }
 case "$mode" in
 nvcc)
+  # The learner's verdict (shared/cmake/nvcc-check.sh runs nvcc's two front ends side by side)
+  # must reject it, with the very lines nvcc gives when it runs its steps itself (WB_NVCC_SPLIT=0).
+  # tests/gpu/validate.sh --build-only (CI) also compiles each snippet with a plain `nvcc -c`.
   nvcc=$1 file=$2
-  if "$nvcc" -c -arch=sm_90 "$file" -o /dev/null; then fail "nvcc accepted $file"; fi
-  echo "nvcc rejects $file, as expected"
+  check=$(dirname "$0")/../../shared/cmake/nvcc-check.sh
+  split=$(bash "$check" "$nvcc" "$file" 2>&1)
+  split_status=$?
+  plain=$(WB_NVCC_SPLIT=0 bash "$check" "$nvcc" "$file" 2>&1)
+  plain_status=$?
+  echo "$split"
+  [ $plain_status -eq 1 ] || fail "nvcc accepted $file (status $plain_status)"
+  [ $split_status -eq 1 ] || fail "the learner's check (both front ends at once) accepted $file"
+  [ "$split" = "$plain" ] || fail "the learner's check differs from nvcc's own run:
+$plain"
+  echo "nvcc rejects $file, as expected, and the learner's check says the same"
   ;;
 sim)
   cxx=$1 include_dir=$2 rewriter=$3 file=$4
