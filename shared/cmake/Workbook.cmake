@@ -7,10 +7,11 @@ include(CheckLanguage)
 set(WB_SHARED_DIR "${CMAKE_CURRENT_LIST_DIR}/.." CACHE INTERNAL "")
 cmake_path(NORMAL_PATH WB_SHARED_DIR)
 set(WB_TEST_TIMEOUT 60 CACHE STRING "Seconds one run of a lesson program may take in a test")
-# The mutants (tests/mutants) in a maintainer build. The sim-race preset turns them off: its tests
-# are those labelled race, and no mutant test is, so building them there (170 programs under
-# ThreadSanitizer) only cost CI minutes (issue 26). ci and sim-asan build and run them (sim-asan's
-# unit.output.width runs each one).
+# The mutants (tests/mutants) in a maintainer build. The sanitizer presets turn them off: their
+# tests are those labelled race (sim-race) or solution and unit (sim-asan), and no mutant test is,
+# nor does any of those run a mutant program, so building them there (over 1,000 build steps under
+# AddressSanitizer, 170 programs under ThreadSanitizer) only cost CI minutes (issue 26). The ci
+# preset builds and runs them all (unit.output.width runs each one too).
 option(WB_MUTANTS "Build and register the mutant tests in a maintainer build" ON)
 
 # ---- ccache (issue 26): repeated compiles across trees and presets ------------------------------
