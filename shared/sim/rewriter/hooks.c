@@ -1,8 +1,9 @@
 /* cusim-rewrite's hooks in device code, where the GPU defines what C++ leaves to the compiler
  * or where the profiler counts: the conditions of if, while and for are wrapped for the
- * branch-divergence counts; shifts get the GPU's clamped shl/shr (x << 32 is 0); explicit
- * float-to-integer casts get cvt's saturation (NaN gives 0). The runtime side is cusim_shift.h
- * and the profiler. rules.c's pass 2 calls these on device code only. */
+ * branch-divergence counts; shifts get the GPU's clamped shl/shr (a 32-bit x << 32 is 0);
+ * explicit float-to-integer casts get cvt's saturation (NaN gives 0). The runtime side is
+ * cusim_shift.h and the profiler. rules.c's pass 2 calls these in device code, on preprocessed
+ * input only (the headers that define what they call are there). */
 #include "rewriter_internal.h"
 
 /* ---- branch divergence: the conditions of device code ----------------------------------- */
