@@ -1,4 +1,4 @@
-/* cusim-rewrite: command line front end of rewrite.c. */
+/* cusim-rewrite: command line front end of the rewriter's core (rewrite.h). */
 #include "rewrite.h"
 
 #include <errno.h>

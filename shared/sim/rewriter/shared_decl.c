@@ -1,0 +1,225 @@
+/* cusim-rewrite's __shared__ declarations: each declarator of '__shared__ T name[N];' (several
+ * in one declaration as nvcc takes them) becomes a typedef and a reference to the block's copy,
+ * ::cusim::shared_var<T>(SITE); an 'extern __shared__ T name[];' becomes a pointer into the
+ * block's dynamic arena, ::cusim::shared_dynamic(). What the simulator cannot rewrite, and
+ * what nvcc rejects (an initializer), is reported. */
+#include "rewriter_internal.h"
+
+/* ---- __shared__ declarations ------------------------------------------------------------ */
+
+/* Specifiers that only say where the variable lives; a typedef cannot carry them. */
+static int is_storage_word(const rewriter *r, size_t i, void *unused) {
+  (void)unused;
+  return token_is(r, i, "__shared__") || token_is(r, i, "static") || token_is(r, i, "extern") ||
+         token_is(r, i, "__device__");
+}
+
+/* The name of the declarator in tokens [from, to): the last plain identifier before its array
+ * part, not a type's template name, qualifier or attribute, and not a keyword; or NO_TOKEN. */
+static size_t declarator_name(const rewriter *r, size_t from, size_t to) {
+  size_t name = NO_TOKEN, depth = 0, angle = 0;
+  for (size_t k = from; k < to; k++) {
+    if (depth == 0 && token_is_char(r, k, '[')) break;
+    if (token_is_char(r, k, '(')) depth++;
+    if (token_is_char(r, k, ')') && depth > 0) depth--;
+    if (depth > 0) continue;
+    if (token_is_char(r, k, '<')) angle++;
+    if (token_is_char(r, k, '>') && angle > 0) angle--;
+    if (angle == 0 && is_name(r, k) && !token_is_char(r, k + 1, '(') &&
+        !token_is_char(r, k + 1, '<') && !token_is(r, k + 1, "::") && !token_is(r, k - 1, "::"))
+      name = k;
+  }
+  return name;
+}
+
+/* One declarator's replacement: typedef BASE PTRS cusim_shared_t_NAME DIMS; and the reference
+ * (or, extern, the pointer into the dynamic arena) named NAME. Tokens [first, base_end) are the
+ * specifiers shared by all declarators, [ptrs, name) this declarator's '*'s, (name, end) its
+ * array part. */
+static void scratch_shared_declarator(rewriter *r, size_t first, size_t base_end, size_t ptrs,
+                                      size_t name, size_t end, int is_extern, int is_aligned) {
+  scratch_text(r, "typedef ");
+  scratch_tokens(r, first, base_end, is_storage_word, NULL);
+  if (ptrs < name) {
+    scratch_text(r, " ");
+    scratch_tokens(r, ptrs, name, is_storage_word, NULL);
+  }
+  scratch_text(r, " cusim_shared_t_");
+  scratch_token(r, name);
+  scratch_tokens(r, name + 1, end, is_storage_word, NULL);
+  scratch_text(r, "; ");
+  if (is_extern) {
+    const char *element[] = {"::std::remove_extent_t<cusim_shared_t_", NULL, ">"};
+    for (int pointer = 0; pointer < 2; pointer++) {
+      if (pointer) scratch_text(r, " = (");
+      scratch_text(r, element[0]);
+      scratch_token(r, name);
+      scratch_text(r, element[2]);
+      scratch_text(r, pointer ? "*)::cusim::shared_dynamic();" : "* const ");
+      if (!pointer) scratch_token(r, name);
+    }
+  } else {
+    scratch_text(r, "cusim_shared_t_");
+    scratch_token(r, name);
+    scratch_text(r, "& ");
+    scratch_token(r, name);
+    scratch_text(r, " = *::cusim::shared_var<cusim_shared_t_");
+    scratch_token(r, name);
+    /* A template argument loses a typedef's alignment attribute, so an aligned declaration's
+     * site also tells the alignment (an addition to the contract in docs/architecture.md: site()
+     * returns it). */
+    if (is_aligned) {
+      scratch_text(r, ">([]{ return alignof(cusim_shared_t_");
+      scratch_token(r, name);
+      scratch_text(r, "); });");
+    } else {
+      scratch_text(r, ">([]{});");
+    }
+  }
+}
+
+enum { MAX_SHARED_DECLARATORS = 64 };
+
+/* Rewrites the __shared__ declaration around token at; returns the token the scan continues at. */
+size_t rewrite_shared(rewriter *r, size_t at) {
+  const char *unsupported = "cannot rewrite this __shared__ declaration for the simulator "
+                            "(expected a declaration like '__shared__ float name[N];')";
+  /* Back to the start of the declaration: only specifiers may come before __shared__. */
+  size_t first = at;
+  while (first > r->walk_floor) {
+    size_t k = first - 1;
+    if (is_statement_boundary(r, k) || token_is_char(r, k, ':')) break;
+    if (token_is_char(r, k, ')')) {
+      size_t open = matching_paren_backward(r, k);
+      if (open == NO_TOKEN || open == 0 || !token_in_list(r, open - 1, attribute_words)) {
+        report(r, at, unsupported, NO_TOKEN, NULL);
+        return at + 1;
+      }
+      first = open - 1;
+      continue;
+    }
+    if (token_is_char(r, k, '(') || token_is_char(r, k, '=') || token_is_char(r, k, ',') ||
+        token_is_char(r, k, '?') || token_is_char(r, k, '[') || token_is_char(r, k, ']') ||
+        token_is_char(r, k, '<') || r->tokens[k].kind == TOKEN_LITERAL ||
+        r->tokens[k].kind == TOKEN_NUMBER) {
+      report(r, at, unsupported, NO_TOKEN, NULL);
+      return at + 1;
+    }
+    first = k;
+  }
+
+  /* Forward to the ';', noting the declarator's name, its array part and what is not allowed. */
+  size_t depth = 0, angle = 0, end = NO_TOKEN, dimensions = NO_TOKEN, name = NO_TOKEN;
+  size_t comma = NO_TOKEN, initializer = NO_TOKEN, alignas_at = NO_TOKEN;
+  size_t commas[MAX_SHARED_DECLARATORS], comma_count = 0; /* between declarators */
+  int is_extern = 0, is_aligned = 0;
+  for (size_t k = first; k < r->token_count; k++) {
+    if (token_is_directive(r, k)) {
+      report(r, k,
+             "a preprocessor directive inside a __shared__ declaration is not supported by the "
+             "simulator",
+             NO_TOKEN, NULL);
+      return at + 1;
+    }
+    int opens = token_is_char(r, k, '(') || token_is_char(r, k, '[') || token_is_char(r, k, '{');
+    int closes = token_is_char(r, k, ')') || token_is_char(r, k, ']') || token_is_char(r, k, '}');
+    if (depth == 0) {
+      if (token_is_char(r, k, ';')) {
+        end = k;
+        break;
+      }
+      if (token_is_char(r, k, '[') && dimensions == NO_TOKEN) dimensions = k;
+      if ((token_is_char(r, k, '{') || token_is_char(r, k, '=')) && angle == 0 &&
+          initializer == NO_TOKEN)
+        initializer = k;
+      if (token_is_char(r, k, ',') && angle == 0) {
+        if (comma == NO_TOKEN) comma = k;
+        if (comma_count == MAX_SHARED_DECLARATORS) {
+          report(r, k, "more __shared__ declarators in one declaration than the simulator takes",
+                 NO_TOKEN, NULL);
+          return at + 1;
+        }
+        commas[comma_count++] = k;
+      }
+      if (dimensions == NO_TOKEN && token_is_char(r, k, '<')) angle++;
+      if (dimensions == NO_TOKEN && token_is_char(r, k, '>') && angle > 0) angle--;
+      if (token_is(r, k, "extern")) is_extern = 1;
+      if (token_is(r, k, "alignas") && alignas_at == NO_TOKEN) alignas_at = k;
+      if (token_is(r, k, "__align__") || token_is(r, k, "__attribute__")) is_aligned = 1;
+      /* The name: the last plain identifier before the array part, not a type's template name,
+       * qualifier or attribute, and not a keyword. */
+      if (dimensions == NO_TOKEN && initializer == NO_TOKEN && comma == NO_TOKEN && angle == 0 &&
+          is_name(r, k) && !token_is_char(r, k + 1, '(') && !token_is_char(r, k + 1, '<') &&
+          !token_is(r, k + 1, "::") && !token_is(r, k - 1, "::"))
+        name = k;
+    }
+    if (opens) {
+      depth++;
+    } else if (closes) {
+      if (depth == 0) {
+        report(r, at, unsupported, NO_TOKEN, NULL);
+        return at + 1;
+      }
+      depth--;
+    }
+  }
+  if (end == NO_TOKEN) {
+    report(r, at, "expected ';' after this __shared__ declaration", NO_TOKEN, NULL);
+    return at + 1;
+  }
+  int in_function = r->brace_count > 0 && r->braces_in_function[r->brace_count - 1];
+  if (!in_function) {
+    report(r, at, "__shared__ variable '", name,
+           name != NO_TOKEN ? "' outside a function is not supported by the simulator; declare "
+                              "it inside the kernel"
+                            : "outside a function is not supported by the simulator; declare "
+                              "it inside the kernel");
+    return end + 1;
+  }
+  if (name == NO_TOKEN) {
+    report(r, at, unsupported, NO_TOKEN, NULL);
+    return end + 1;
+  }
+  if (initializer != NO_TOKEN) {
+    report(r, initializer, "__shared__ variable '", name,
+           "' has an initializer; CUDA does not allow initializing __shared__ variables "
+           "(nvcc rejects this too)");
+    return end + 1;
+  }
+  if (alignas_at != NO_TOKEN) {
+    report(r, alignas_at,
+           "alignas in a __shared__ declaration is not supported by the simulator; use "
+           "__align__(n)",
+           NO_TOKEN, NULL);
+    return end + 1;
+  }
+  /* Several declarators (__shared__ int x, y[4];): each its own variable, as nvcc makes them. The
+   * specifiers end before the first declarator's '*'s; each declarator keeps its own. */
+  size_t base_end = name;
+  while (base_end > first &&
+         (token_is_char(r, base_end - 1, '*') || token_is_char(r, base_end - 1, '&') ||
+          (token_is(r, base_end - 1, "const") && base_end - 1 > first &&
+           token_is_char(r, base_end - 2, '*'))))
+    base_end--;
+  r->scratch.size = 0;
+  for (size_t d = 0; d <= comma_count; d++) {
+    size_t from = d == 0 ? first : commas[d - 1] + 1, to = d == comma_count ? end : commas[d];
+    size_t own = d == 0 ? name : declarator_name(r, from, to);
+    if (own == NO_TOKEN) {
+      report(r, from < to ? from : at, unsupported, NO_TOKEN, NULL);
+      return end + 1;
+    }
+    if (is_extern &&
+        !(to == own + 3 && token_is_char(r, own + 1, '[') && token_is_char(r, own + 2, ']'))) {
+      report(r, own, "extern __shared__ variable '", own,
+             "' must be an array of unknown size, as in 'extern __shared__ float name[];'");
+      return end + 1;
+    }
+    if (d > 0) scratch_text(r, " ");
+    scratch_shared_declarator(r, first, base_end, d == 0 ? base_end : from, own, to, is_extern,
+                              is_aligned);
+  }
+  add_edit(r, at, r->tokens[first].start, r->tokens[end].start + 1);
+  r->walk_floor = end + 1;
+  return end + 1;
+}
