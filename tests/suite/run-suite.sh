@@ -143,7 +143,7 @@ for name in "${names[@]}"; do
     fi
   fi
   if [ -z "$why" ] && [ "$kind" = known ] && [ "$mode" = sim ]; then
-    echo "FAIL $name: passes, but the list marks it known ($text): remove the mark"
+    echo "FAIL $name: passes, yet marked known ($text): remove the mark"
     unexpected=$((unexpected + 1))
     verified=$((verified + 1))
   elif [ -z "$why" ]; then
