@@ -1,9 +1,10 @@
 // Grid binning of points (the first step of k-means or particle codes): each point's cell is
-// `int cx = (x - x0) / cell_size;`, an implicit conversion, clamped to the grid afterwards. Some
-// points are outliers far outside the grid, and some have a missing coordinate, stored as NaN.
-// C leaves those conversions undefined; the cvt.rzi.s32.f32 that nvcc emits for them saturates
-// (an outlier's cell is INT_MAX or INT_MIN, then clamped to the grid's edge) and gives 0 for NaN.
-// The CPU reference spells the GPU's rule out. Prints one PASS or FAIL line.
+// `int cx = (x - x0) / cell_size;` (an implicit conversion) and `int cy = (int)fy;`, clamped to
+// the grid afterwards. Some points are outliers far outside the grid, and some have a missing
+// coordinate, stored as NaN. C leaves those conversions undefined; the cvt.rzi.s32.f32 that nvcc
+// emits for both forms saturates (an outlier's cell is INT_MAX or INT_MIN, then clamped to the
+// grid's edge) and gives 0 for NaN. The CPU reference spells the GPU's rule out. Prints one
+// PASS or FAIL line.
 #include <cuda_runtime.h>
 #include <limits.h>
 #include <math.h>
@@ -27,8 +28,9 @@ __global__ void bin_points(const float *x, const float *y, int n, float x0, floa
                            float cell_size, int *cell, unsigned *counts) {
   int i = blockIdx.x * blockDim.x + threadIdx.x;
   if (i >= n) return;
-  int cx = (x[i] - x0) / cell_size; // implicit float-to-int conversions
-  int cy = (y[i] - y0) / cell_size;
+  float fy = (y[i] - y0) / cell_size;
+  int cx = (x[i] - x0) / cell_size; // an implicit conversion
+  int cy = (int)fy;                 // a C cast of a variable
   if (cx < 0) cx = 0;
   if (cx > GRID - 1) cx = GRID - 1;
   if (cy < 0) cy = 0;
@@ -58,6 +60,10 @@ int main(void) {
     y[i] = (float)(seed >> 8) / 16777216.0f * 100.0f;
     if (i % 97 == 0) { // an outlier, far out on either side
       x[i] = (i % 2 ? 1.0f : -1.0f) * 1e12f;
+      outliers++;
+    }
+    if (i % 89 == 0) { // far above
+      y[i] = 1e12f;
       outliers++;
     }
     if (i % 131 == 0) { // a missing coordinate

@@ -33,7 +33,7 @@ __global__ void next_row(const int *wall_row, const int *above, int *below, int 
     int left = col - 1;
     prev[0] = left >= 0 ? above[left] : 0x3fffffff;
   }
-  if (t == (int)blockDim.x - 1) {
+  if (t == blockDim.x - 1) {
     int right = col + 1;
     prev[blockDim.x + 1] = right < cols ? above[right] : 0x3fffffff;
   }
