@@ -66,10 +66,16 @@ build() {
   local -a srcs opts
   read -r -a srcs <<<"${sources[$name]}"
   read -r -a opts <<<"${flags[$name]}"
-  for f in "${opts[@]}"; do
+  local after_arch=0
+  for f in "${opts[@]}"; do # the list's architecture for nvcc-sim; sm_90 for the real nvcc
+    if [ $after_arch = 1 ]; then
+      after_arch=0
+      [ "$mode" = sim ] && args+=("$f") && arch=(-arch "$f")
+      continue
+    fi
     case $f in
-      -arch=* | -arch | sm_*) # the list's architecture for nvcc-sim; sm_90 for the real nvcc
-        if [ "$mode" = sim ]; then args+=("$f"); [ "$f" != -arch ] && arch=("$f"); fi ;;
+      -arch) after_arch=1 && [ "$mode" = sim ] && args+=("$f") ;;
+      -arch=*) [ "$mode" = sim ] && args+=("$f") && arch=("$f") ;;
       *) args+=("$f") ;;
     esac
   done
