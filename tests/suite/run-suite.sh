@@ -47,6 +47,8 @@ if [ -z "$work" ]; then
   trap 'rm -rf "$work"' EXIT
 fi
 case $work in /*) ;; *) work=$PWD/$work ;; esac
+# The builds run in tests/suite: a relative CUSIM_BUILD_DIR is taken from the caller's folder.
+case ${CUSIM_BUILD_DIR:-/} in /*) ;; *) export CUSIM_BUILD_DIR=$PWD/$CUSIM_BUILD_DIR ;; esac
 mkdir -p "$work" || exit 3
 
 trim() { local s=$1; s=${s#"${s%%[![:space:]]*}"}; printf '%s' "${s%"${s##*[![:space:]]}"}"; }
