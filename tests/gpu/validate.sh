@@ -2,13 +2,15 @@
 # tests/gpu/validate.sh [--build-only] [--results FILE] [--dir DIR]
 #
 # GPU ground truth. Builds everything for sm_90 with the real nvcc: every lesson's exercise and
-# solution, the must-not-compile corpus (tests/nocompile/*.cu: nvcc must REJECT each one) and the
-# simulator's program corpus (tests/sim/programs/*.cu, and tests/sim/leak_cases.cu) and semantics
-# cases (tests/gpu/semantics.list). CI runs this half (--build-only), so it cannot rot. Where a GPU
-# is present (nvidia-smi works and a CUDA program runs), it then runs every `cuda` test of a
-# maintainer build without the simulator (solutions, shipped exercises that must fail, seeded
-# inputs), every lesson's solution at its default size (timed, with its figures), then again under
-# grade's run limits, the program corpus and the semantics cases, and writes a results block (device,
+# solution, the must-not-compile corpus (tests/nocompile/*.cu: nvcc must REJECT each one), the
+# simulator's program corpus (tests/sim/programs/*.cu, and tests/sim/leak_cases.cu), its
+# semantics cases (tests/gpu/semantics.list) and the benchmark suite (tests/suite, as its Makefile
+# lines say). CI runs this half (--build-only), so it cannot rot. Where a GPU is present
+# (nvidia-smi works and a CUDA program runs), it then runs every `cuda` test of a maintainer build
+# without the simulator (solutions, shipped exercises that must fail, seeded inputs), every
+# lesson's solution at its default size (timed, with its figures), then again under grade's run
+# limits, the program corpus, the semantics cases and the suite (each program must give its
+# verified answer, those with a bug of their own too), and writes a results block (device,
 # driver, CUDA, date, each result) to FILE, ready to paste into docs/results.md. Any failure fails
 # the script (exit 1); what it skipped, and why, is said in one line each. Logs go to DIR (default
 # build-validate/).
@@ -22,7 +24,7 @@ while [ $# -gt 0 ]; do
     --build-only) build_only=1 ;;
     --results) results=${2:?--results needs a file}; shift ;;
     --dir) dir=${2:?--dir needs a folder}; shift ;;
-    -h | --help) sed -n '2,14p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
+    -h | --help) sed -n '2,16p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
     *) echo "validate: unknown argument '$1' (try --help)" >&2; exit 2 ;;
   esac
   shift
@@ -156,6 +158,16 @@ for binary in "${binaries[@]}"; do
   fi
 done
 echo "semantics: $built of ${#binaries[@]} programs (${#cases[@]} cases) built with nvcc in $(elapsed "$start") s"
+
+# ---- 3c. The benchmark suite (tests/suite/suite.list), built by nvcc as its Makefile lines say --
+# On a GPU (step 8) each program must give its verified answer, those with a bug of their own too.
+start=$(date +%s)
+if bash "$root/tests/suite/run-suite.sh" --nvcc --jobs "$jobs_max" --work "$dir/suite-nvcc" >"$logs/suite.build.log" 2>&1; then
+  echo "suite: $(tail -n 1 "$logs/suite.build.log" | sed 's/^suite: //') in $(elapsed "$start") s"
+else
+  fail "suite: $(tail -n 1 "$logs/suite.build.log") (log: $logs/suite.build.log)"
+  grep '^FAIL' "$logs/suite.build.log" | head -n 5
+fi
 
 finish() {
   if [ ${#failures[@]} -gt 0 ]; then
@@ -298,6 +310,16 @@ for name in "${cases[@]}"; do
     fail "semantics $name: a GPU's answer is not the simulator's (log: $logs/run.semantics.$name.log)"
   fi
 done
+
+# ---- 8. The benchmark suite on the GPU: every program gives its verified answer -----------------
+start=$(date +%s)
+if bash "$root/tests/suite/run-suite.sh" --gpu --jobs "$jobs_max" --timeout 120 --work "$dir/suite-gpu" >"$logs/suite.gpu.log" 2>&1; then
+  row "benchmark suite (tests/suite)" pass "$(elapsed "$start")" "$(tail -n 1 "$logs/suite.gpu.log")"
+  tail -n 1 "$logs/suite.gpu.log"
+else
+  row "benchmark suite (tests/suite)" FAIL "$(elapsed "$start")" "$(grep '^FAIL' "$logs/suite.gpu.log" | head -n 3 | paste -s -d ';' | cut -c1-300 | sed 's/|/\\|/g')"
+  fail "suite on the GPU: $(tail -n 1 "$logs/suite.gpu.log") (log: $logs/suite.gpu.log)"
+fi
 
 echo "results: $results"
 finish
