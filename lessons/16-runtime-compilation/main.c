@@ -5,6 +5,7 @@
 #define _POSIX_C_SOURCE 200809L /* mkdtemp */
 #include "lesson.h"
 
+#include <dirent.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -144,11 +145,18 @@ static void run_cached_load(void *c_) {
 }
 
 /* Removes the cache folder and the files in it (named KEY.module). */
-static void remove_cache(const char *dir, const uint64_t *keys, int count) {
+/* The check's cache folder is its own (mkdtemp): every file in it goes, whatever name the
+   exercise stored a module under, so no run leaves a folder behind. */
+static void remove_cache(const char *dir) {
   char path[4096];
-  for (int i = 0; i < count; ++i) {
-    snprintf(path, sizeof path, "%s/%016llx.module", dir, (unsigned long long)keys[i]);
-    remove(path);
+  DIR *folder = opendir(dir);
+  if (folder) {
+    for (struct dirent *entry; (entry = readdir(folder)) != NULL;) {
+      if (strcmp(entry->d_name, ".") == 0 || strcmp(entry->d_name, "..") == 0) continue;
+      snprintf(path, sizeof path, "%s/%s", dir, entry->d_name);
+      remove(path);
+    }
+    closedir(folder);
   }
   rmdir(dir);
 }
@@ -433,7 +441,7 @@ int main(int argc, char **argv) {
                      "  say nothing about NVRTC on a GPU)\n");
   }
 
-  remove_cache(cache_dir, keys, 2);
+  remove_cache(cache_dir);
   if (cached_fixed) CU_CHECK(cuModuleUnload(cached_fixed));
   if (fixed_module) CU_CHECK(cuModuleUnload(fixed_module));
   if (generic_module) CU_CHECK(cuModuleUnload(generic_module));
