@@ -180,35 +180,39 @@ scan_for_leaks() { # BUNDLE: print one line per copied solution; status 1 when t
 # Every exercise of the bundle must fail its check, as shipped: build the bundle (only these
 # lessons, on the simulator or the CPU, which need nothing NVIDIA) and run the learner's tests.
 # An exercise that passes holds an answer; one that cannot be built cannot be vouched for.
-bundle_exercises_pass() { # BUNDLE BUILD LESSON...: one line per lesson that passes or is unchecked
-  local bundle=$1 build=$2 lesson backend targets=() problems=0 wanted unbuilt=no
+# The build is the bundle's own build/ (removed afterwards), where a learner's ./workbook makes it:
+# the same place relative to the sources as every learner's build, so a compiler cache shared with
+# other builds (CI's ccache) finds what they compiled. Its logs go to LOGS.log and LOGS.check.log.
+bundle_exercises_pass() { # BUNDLE LOGS LESSON...: one line per lesson that passes or is unchecked
+  local bundle=$1 logs=$2 build=$1/build lesson backend targets=() problems=0 wanted unbuilt=no
   shift 2
   wanted=$(lesson_numbers "$@")
   (cd "$bundle" && cmake --preset default -B "$build" "${EXTRA_CMAKE_ARGS[@]}" -DWB_TESTS=learner \
-    -DBUILD_TESTING=ON -DWB_SIM=ON -DWB_CUDA=OFF "-DWB_LESSONS=${wanted// /;}") >"$build.log" 2>&1 ||
-    { echo "the bundle does not configure (log: $build.log)"; return 1; }
+    -DBUILD_TESTING=ON -DWB_SIM=ON -DWB_CUDA=OFF "-DWB_LESSONS=${wanted// /;}") >"$logs.log" 2>&1 ||
+    { echo "the bundle does not configure (log: $logs.log)"; return 1; }
   for lesson in "$@"; do
     backend=sim
     [ -f "$bundle/lessons/$lesson/exercise.c" ] && backend=cpu
     targets+=("$lesson.exercise.$backend")
   done
-  if ! cmake --build "$build" -j "$JOBS" --target "${targets[@]}" >>"$build.log" 2>&1; then
+  if ! cmake --build "$build" -j "$JOBS" --target "${targets[@]}" >>"$logs.log" 2>&1; then
     for lesson in "${targets[@]}"; do # one by one: which of them do build
-      [ -x "$build/bin/$lesson" ] || cmake --build "$build" -j "$JOBS" --target "$lesson" >>"$build.log" 2>&1
+      [ -x "$build/bin/$lesson" ] || cmake --build "$build" -j "$JOBS" --target "$lesson" >>"$logs.log" 2>&1
     done
   fi
   ctest --test-dir "$build" -j "$JOBS" -R "^($(printf '%s|' "${targets[@]//./\\.}" | sed 's/|$//'))\$" \
-    >"$build.check.log" 2>&1
+    >"$logs.check.log" 2>&1
   for lesson in "${targets[@]}"; do
     if [ ! -x "$build/bin/$lesson" ]; then
       echo "lesson ${lesson%%-*}: its exercise does not build in the bundle"
       problems=$((problems + 1)) unbuilt=yes
-    elif grep -q -E "Test +#[0-9]+: ${lesson//./\\.} \.+ +Passed" "$build.check.log"; then
+    elif grep -q -E "Test +#[0-9]+: ${lesson//./\\.} \.+ +Passed" "$logs.check.log"; then
       echo "lesson ${lesson%%-*}: its exercise passes its check: an answer is in it"
       problems=$((problems + 1))
     fi
   done
-  [ $unbuilt = no ] || echo "(build log: $build.log)"
+  [ $unbuilt = no ] || echo "(build log: $logs.log)"
+  rm -rf "$build"
   [ $problems -eq 0 ]
 }
 # The bundle's README: what the student runs, each command working in the bundle (the test
@@ -363,7 +367,7 @@ cmd_export() {
   # No answer may ship: the exercises' task regions are the shipped ones, no solution is copied,
   # and every exercise fails its check in the bundle. A refused bundle is removed, so nothing
   # half-checked is left to hand out.
-  local check_build problems=0 regions_ok=yes
+  local check_logs problems=0 regions_ok=yes
   say "Checking the bundle for answers (task regions, solution files)..."
   compare_with_shipped_tasks "$dir" "$WB_ROOT/$WB_TASK_SUMS_LIST" "${lessons[@]}" || problems=1 regions_ok=no
   scan_for_leaks "$dir" || problems=1
@@ -372,30 +376,33 @@ cmd_export() {
     problems=1
   fi
   bundle_extra_files "$dir" || problems=1
-  check_build=$(mktemp -d "${TMPDIR:-/tmp}/workbook-export-check.XXXXXX") || fatal "cannot create a temporary folder"
+  check_logs=$(mktemp -d "${TMPDIR:-/tmp}/workbook-export-check.XXXXXX") || fatal "cannot create a temporary folder"
+  rmdir "$check_logs" # a name for the check's logs
   say "Checking that each exercise fails its check (building $(counted "${#lessons[@]}" lesson))..."
-  bundle_exercises_pass "$dir" "$check_build" "${lessons[@]}" || problems=1
+  bundle_exercises_pass "$dir" "$check_logs" "${lessons[@]}" || problems=1
   if [ $problems -ne 0 ]; then
     rm -rf "${dir:?}"/* "${dir:?}"/.[!.]* 2>/dev/null
     [ $created = yes ] && rmdir "$dir" 2>/dev/null
-    rm -rf "$check_build" "$check_build.check.log"
+    rm -f "$check_logs.check.log"
     [ $regions_ok = yes ] ||
       say "Changed an exercise on purpose? bash shared/workbook/task-checksums.sh --write"
     bad "Export refused: answers would ship, or files that are not the course (listed above); the bundle was removed."
     return 1
   fi
-  rm -rf "$check_build" "$check_build.log" "$check_build.check.log"
+  rm -f "$check_logs.log" "$check_logs.check.log"
   good "No answers in the bundle: task regions as shipped, every check fails; only course files ($([ "$EXPORT_SOURCE" = git ] && echo "git's index" || echo "the tree's files"))."
   if [ $verify = yes ]; then
-    local verify_build
-    verify_build=$(mktemp -d)
+    # In the bundle's build/ as a learner's would be (then removed); the log in a temporary file.
+    local verify_build=$dir/build verify_log
+    verify_log=$(mktemp "${TMPDIR:-/tmp}/workbook-export-verify.XXXXXX") || fatal "cannot create a temporary file"
     say "Verifying: configuring and building the bundle in $verify_build ..."
-    if (cd "$dir" && cmake --preset default -B "$verify_build" "${EXTRA_CMAKE_ARGS[@]}" && cmake --build "$verify_build" -j "$JOBS") >"$verify_build.log" 2>&1; then
+    if (cd "$dir" && cmake --preset default -B "$verify_build" "${EXTRA_CMAKE_ARGS[@]}" && cmake --build "$verify_build" -j "$JOBS") >"$verify_log" 2>&1; then
+      rm -rf "$verify_build" "$verify_log"
       good "The bundle configures and builds without solutions/."
-      rm -rf "$verify_build" "$verify_build.log"
     else
-      tail -n 30 "$verify_build.log"
-      bad "The bundle does not build (log: $verify_build.log)."
+      rm -rf "$verify_build"
+      tail -n 30 "$verify_log"
+      bad "The bundle does not build (log: $verify_log)."
       return 1
     fi
   fi
