@@ -161,6 +161,10 @@ void register_symbol(const void *addr, size_t size);
 void use_per_thread_default_stream();
 inline const bool per_thread_default_stream = (use_per_thread_default_stream(), true);
 #endif
+#if defined(CUSIM_UNCHECKED_BUILD)
+/* nvcc-sim --unchecked: the note on what goes unreported names the option (instrument.cpp). */
+inline const bool unchecked_build = (cusim_unchecked_build(), true);
+#endif
 
 /* flatten: the kernel inlines into the thread loop. no-gcse (GCC): RTL global CSE would keep
    values such as cusim_tls's offset in registers across __syncthreads(), and so spill them to the

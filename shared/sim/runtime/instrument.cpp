@@ -75,8 +75,9 @@ uint64_t *race_shadow = nullptr;
 uint64_t *byte_shadow = nullptr;
 constexpr uintptr_t byte_shadow_bytes = (big_start + shared_bytes) * 24;
 unsigned char *bounds_shadow = nullptr;
-bool requested = false;  // an instrumented file's constructor ran (__tsan_init)
-bool off_by_env = false; // CUSIM_MEMCHECK=0
+bool requested = false;          // an instrumented file's constructor ran (__tsan_init)
+bool off_by_env = false;         // CUSIM_MEMCHECK=0
+bool unchecked_by_build = false; // nvcc-sim --unchecked (cusim_unchecked_build)
 std::once_flag init_once;
 std::mutex arena_mu;
 uintptr_t global_top = 0, big_top = big_start,
@@ -702,12 +703,15 @@ void checker_note_off() {
   if (!off_by_env) return;
 #endif
   const char *why = off_by_env ? "CUSIM_MEMCHECK=0 turns the memory checker off"
-                               : "this program was built without the memory checker";
-  char text[512];
+                    : unchecked_by_build
+                        ? "nvcc-sim --unchecked built this program without the memory checker"
+                        : "this program was built without the memory checker";
+  char text[640];
   std::snprintf(text, sizeof text,
                 "%s: races between threads (warp-synchronous code without __syncwarp() among "
-                "them) go unreported, as do a kernel's races with work on other streams, so a "
-                "wrong answer may come with no message",
+                "them) go unreported, as do a kernel's races with work on other streams, reads "
+                "of uninitialized __shared__ memory and out-of-bounds accesses that stay in "
+                "mapped memory, so a wrong answer may come with no message",
                 why);
   print_message("cusim: note: ", text);
 }
@@ -897,6 +901,11 @@ void __tsan_init() {
 void cusim_exit_status_is_the_verdict(void) {
   cusim::rt::own_verdict.store(true);
 }
+// Called at startup by programs built with nvcc-sim --unchecked (CUSIM_UNCHECKED_BUILD, in
+// cusim_device.h): the note of checker_note_off then names the option.
+void cusim_unchecked_build(void) {
+  cusim::rt::unchecked_by_build = true;
+}
 void __tsan_func_entry(void *) {}
 void __tsan_func_exit() {}
 void __tsan_vptr_update(void **, void *) {}
@@ -1032,6 +1041,7 @@ CUSIM_ATOMICS(64, unsigned long long)
 #else // CUSIM_NO_CHECKER: under ThreadSanitizer (the sim-race preset), whose runtime owns __tsan_*
 
 extern "C" void cusim_exit_status_is_the_verdict(void) {}
+extern "C" void cusim_unchecked_build(void) {}
 
 namespace cusim {
 namespace rt {
