@@ -67,7 +67,10 @@ constexpr unsigned char freed_mark = 0xFE; // bounds shadow of freed memory
 constexpr size_t page = 4096;
 
 uintptr_t arena_base = 0; // 0 while the checker is off
-uintptr_t code_base = 0;  // where the program is loaded: code addresses are kept as 32-bit offsets
+// arena_bytes once the arena is reserved, 0 before and with the checker off: the callbacks' first
+// test, `p - arena_base >= arena_span`, then sends every address outside the arena back at once.
+uintptr_t arena_span = 0;
+uintptr_t code_base = 0; // where the program is loaded: code addresses are kept as 32-bit offsets
 // Race shadow: 24 bytes per 4-byte word (writer, reader, where each was in the code); bounds
 // shadow: 1 byte per 8 bytes.
 uint64_t *race_shadow = nullptr;
@@ -131,6 +134,7 @@ void init() {
   race_shadow = (uint64_t *)race;
   byte_shadow = (uint64_t *)bytes;
   arena_base = (uintptr_t)data;
+  arena_span = arena_bytes;
   Dl_info info;
   if (dladdr((void *)&init, &info)) code_base = (uintptr_t)info.dli_fbase;
 }
@@ -592,6 +596,14 @@ __attribute__((always_inline)) inline void check(uintptr_t a, unsigned size, boo
   }
 }
 
+// The callbacks' second half, out of line: a callback then tests its address against the arena
+// and returns, with no frame to build, for every access outside it (the kernel's own variables,
+// the scheduler's state, host code) and for all of them when the checker is off.
+template <unsigned N, bool W, bool V>
+__attribute__((noinline)) void check_in_arena(uintptr_t a, const void *pc) {
+  check(a, N, W, pc, false, V);
+}
+
 void check_range(const void *p, size_t n, bool write, const void *pc) {
   uintptr_t a = (uintptr_t)p;
   while (n > 0) {
@@ -889,7 +901,10 @@ void checker_register_exit_hook() {
 } // namespace cusim
 
 // ---- the compiler's callbacks (ThreadSanitizer's ABI) -------------------------------------------
+using cusim::rt::arena_base;
+using cusim::rt::arena_span;
 using cusim::rt::check;
+using cusim::rt::check_in_arena;
 using cusim::rt::check_range;
 #define CUSIM_PC __builtin_return_address(0)
 
@@ -913,30 +928,34 @@ void __tsan_vptr_read(void **) {}
 void __tsan_ignore_thread_begin() {}
 void __tsan_ignore_thread_end() {}
 
+// One compare for an address outside the arena; the check itself out of line (check_in_arena).
+#define CUSIM_CHECK(N, W, V)                                                                       \
+  if (__builtin_expect((uintptr_t)p - arena_base >= arena_span, 1)) return;                        \
+  check_in_arena<N, W, V>((uintptr_t)p, CUSIM_PC)
 #define CUSIM_ACCESS(N)                                                                            \
   void __tsan_read##N(void *p) {                                                                   \
-    check((uintptr_t)p, N, false, CUSIM_PC);                                                       \
+    CUSIM_CHECK(N, false, false);                                                                  \
   }                                                                                                \
   void __tsan_write##N(void *p) {                                                                  \
-    check((uintptr_t)p, N, true, CUSIM_PC);                                                        \
+    CUSIM_CHECK(N, true, false);                                                                   \
   }                                                                                                \
   void __tsan_unaligned_read##N(void *p) {                                                         \
-    check((uintptr_t)p, N, false, CUSIM_PC);                                                       \
+    CUSIM_CHECK(N, false, false);                                                                  \
   }                                                                                                \
   void __tsan_unaligned_write##N(void *p) {                                                        \
-    check((uintptr_t)p, N, true, CUSIM_PC);                                                        \
+    CUSIM_CHECK(N, true, false);                                                                   \
   }                                                                                                \
   void __tsan_volatile_read##N(void *p) {                                                          \
-    check((uintptr_t)p, N, false, CUSIM_PC, false, true);                                          \
+    CUSIM_CHECK(N, false, true);                                                                   \
   }                                                                                                \
   void __tsan_volatile_write##N(void *p) {                                                         \
-    check((uintptr_t)p, N, true, CUSIM_PC, false, true);                                           \
+    CUSIM_CHECK(N, true, true);                                                                    \
   }                                                                                                \
   void __tsan_unaligned_volatile_read##N(void *p) {                                                \
-    check((uintptr_t)p, N, false, CUSIM_PC, false, true);                                          \
+    CUSIM_CHECK(N, false, true);                                                                   \
   }                                                                                                \
   void __tsan_unaligned_volatile_write##N(void *p) {                                               \
-    check((uintptr_t)p, N, true, CUSIM_PC, false, true);                                           \
+    CUSIM_CHECK(N, true, true);                                                                    \
   }
 CUSIM_ACCESS(1)
 CUSIM_ACCESS(2)
@@ -944,6 +963,7 @@ CUSIM_ACCESS(4)
 CUSIM_ACCESS(8)
 CUSIM_ACCESS(16)
 #undef CUSIM_ACCESS
+#undef CUSIM_CHECK
 
 void __tsan_read_range(void *p, unsigned long n) {
   check_range(p, n, false, CUSIM_PC);
