@@ -20,6 +20,7 @@
 #include <cstdint>
 #include <cstring>
 #include <memory>
+#include <new>
 #include <tuple>
 #include <type_traits>
 #include <utility>
@@ -211,8 +212,12 @@ template <class Item> [[noreturn]] CUSIM_FLATTEN void block_loop(block *b) {
   Item *item = static_cast<Item *>(b->item);
   const unsigned n = b->nthreads, one_d = b->one_d; /* fixed for the launch */
 #if defined(CUSIM_RAW_STATE)
-  /* The arguments, copied into this frame: reading them there is no call into the checker. */
-  auto args = item->args;
+  /* The arguments' bytes, copied into this frame as CUDA copies an argument's bytes to the device
+     (no copy constructor runs): reading them there is no call into the checker. */
+  using Args = decltype(item->args);
+  alignas(Args) unsigned char arg_bytes[sizeof(Args)];
+  std::memcpy(arg_bytes, static_cast<const void *>(&item->args), sizeof(Args));
+  Args &args = *std::launder(reinterpret_cast<Args *>(arg_bytes));
 #else
   auto &args = item->args;
 #endif

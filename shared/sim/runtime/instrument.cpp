@@ -557,6 +557,29 @@ __attribute__((cold, noinline)) void watch_access(uintptr_t a, unsigned size, bo
   }
 }
 
+// The race records of one access (out of line: an access of a big block, checked for bounds
+// only, then costs no frame for them).
+__attribute__((noinline)) void check_races(uintptr_t a, uintptr_t off, unsigned size, bool write,
+                                           const void *pc, bool vol) {
+  uintptr_t end = off + size;
+  bool in_shared = off >= global_bytes;
+  uint32_t me = itls.gid1_base + cusim_tls.tid;
+  uint64_t mine = make_record(me, *itls.bar_gen, itls.warp_gen[cusim_tls.tid >> 5]);
+  uintptr_t w0 = off / 4, w1 = (end - 1) / 4;
+  if (w0 < my_lo[in_shared]) my_lo[in_shared] = w0;
+  if (w1 + 1 > my_hi[in_shared]) my_hi[in_shared] = w1 + 1;
+  for (uintptr_t w = w0; w <= w1; ++w) {
+    uint64_t *cell = race_shadow + 3 * w;
+    uint64_t meta = __atomic_load_n(&cell[2], __ATOMIC_RELAXED);
+    bool fresh = meta_epoch(meta) == launch_epoch;
+    uintptr_t b0 = std::max(off, w * 4), b1 = std::min(end, w * 4 + 4);
+    if (__builtin_expect(b1 - b0 != 4 || (fresh && (meta & meta_split)), 0))
+      check_bytes(w, meta, fresh, b0, b1, a, size, write, pc, vol, in_shared, mine);
+    else
+      check_cell(cell, meta, fresh, a, size, write, pc, vol, in_shared, mine);
+  }
+}
+
 __attribute__((always_inline)) inline void check(uintptr_t a, unsigned size, bool write,
                                                  const void *pc, bool atomic = false,
                                                  bool vol = false) {
@@ -578,22 +601,7 @@ __attribute__((always_inline)) inline void check(uintptr_t a, unsigned size, boo
   if (atomic) return;
   if (off - big_start < global_bytes - big_start) return; // a big block: bounds only
   if (itls.gid1_base == 0) return; // grid too large to number its threads in 32 bits
-  bool in_shared = off >= global_bytes;
-  uint32_t me = itls.gid1_base + cusim_tls.tid;
-  uint64_t mine = make_record(me, *itls.bar_gen, itls.warp_gen[cusim_tls.tid >> 5]);
-  uintptr_t w0 = off / 4, w1 = (end - 1) / 4;
-  if (w0 < my_lo[in_shared]) my_lo[in_shared] = w0;
-  if (w1 + 1 > my_hi[in_shared]) my_hi[in_shared] = w1 + 1;
-  for (uintptr_t w = w0; w <= w1; ++w) {
-    uint64_t *cell = race_shadow + 3 * w;
-    uint64_t meta = __atomic_load_n(&cell[2], __ATOMIC_RELAXED);
-    bool fresh = meta_epoch(meta) == launch_epoch;
-    uintptr_t b0 = std::max(off, w * 4), b1 = std::min(end, w * 4 + 4);
-    if (__builtin_expect(b1 - b0 != 4 || (fresh && (meta & meta_split)), 0))
-      check_bytes(w, meta, fresh, b0, b1, a, size, write, pc, vol, in_shared, mine);
-    else
-      check_cell(cell, meta, fresh, a, size, write, pc, vol, in_shared, mine);
-  }
+  check_races(a, off, size, write, pc, vol);
 }
 
 // The callbacks' second half, out of line: a callback then tests its address against the arena
@@ -965,10 +973,17 @@ CUSIM_ACCESS(16)
 #undef CUSIM_ACCESS
 #undef CUSIM_CHECK
 
+// (a range wholly outside the arena, as the thread loop's copy of a kernel's arguments: at once)
+static inline bool outside_arena(const void *p, unsigned long n) {
+  return n == 0 || ((uintptr_t)p - arena_base >= arena_span &&
+                    (uintptr_t)p + (n - 1) - arena_base >= arena_span);
+}
 void __tsan_read_range(void *p, unsigned long n) {
+  if (__builtin_expect(outside_arena(p, n), 1)) return;
   check_range(p, n, false, CUSIM_PC);
 }
 void __tsan_write_range(void *p, unsigned long n) {
+  if (__builtin_expect(outside_arena(p, n), 1)) return;
   check_range(p, n, true, CUSIM_PC);
 }
 // clang's memory intrinsics (gcc calls the C library's directly).
