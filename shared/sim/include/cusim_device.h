@@ -517,11 +517,13 @@ __attribute__((always_inline)) inline void sync_block_inline(const char *file, i
     to = r != t ? CUSIM_GET(CUSIM_GET(b->parked)[r]) : nullptr;
     ctx = CUSIM_GET(CUSIM_GET(b->sp)[r]);
   } else {
-    to = detail::barrier_park_slow(b, t, &ctx);
+    void *slow_ctx; /* (its own variable: ctx, whose address is not taken, stays in a register) */
+    to = detail::barrier_park_slow(b, t, &slow_ctx);
+    ctx = slow_ctx;
   }
   if (to != nullptr) {
     CUSIM_SET(b->cur_fiber, to);
-    b = static_cast<detail::block *>(cusim_switch(&b->sp[t], ctx, b));
+    b = static_cast<detail::block *>(cusim_switch(CUSIM_GET(b->sp) + t, ctx, b));
     if (__builtin_expect(CUSIM_GET(b->dying_fiber) != nullptr, 0)) detail::release_dying(b);
   }
   CUSIM_SET(b->waiting, CUSIM_GET(b->waiting) - 1);
