@@ -37,6 +37,12 @@ function(cusim_add_executable target)
   if(arg_NO_CHECKER)
     set(checker_flags "")
   endif()
+  # CUSIM_CHECKED (where the .cu is preprocessed): the headers keep the scheduler's own accesses
+  # (the thread loop, __syncthreads(), the built-ins) out of the instrumentation (cusim_device.h).
+  set(checked_define)
+  if(checker_flags)
+    set(checked_define -DCUSIM_CHECKED=1)
+  endif()
   if(NOT arg_SOURCES)
     message(FATAL_ERROR "cusim_add_executable(${target}): no SOURCES")
   endif()
@@ -67,7 +73,7 @@ function(cusim_add_executable target)
         OUTPUT "${out}"
         COMMAND "${CMAKE_COMMAND}" -E make_directory "${CMAKE_CURRENT_BINARY_DIR}/${target}.cusim"
         COMMAND "${CMAKE_CXX_COMPILER}" ${cusim_cxx_flags} ${cusim_std} -x c++ -E -DCUSIM_PREPROCESS
-                "$<TARGET_PROPERTY:${target},COMPILE_OPTIONS>"
+                ${checked_define} "$<TARGET_PROPERTY:${target},COMPILE_OPTIONS>"
                 "$<$<BOOL:${defines}>:-D$<JOIN:${defines},;-D>>"
                 -iquote "${dir}" -iquote "${CMAKE_CURRENT_SOURCE_DIR}"
                 "$<$<BOOL:${includes}>:-I$<JOIN:${includes},;-I>>"

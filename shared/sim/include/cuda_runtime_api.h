@@ -177,6 +177,8 @@ int cusim_task_leaks(char *reason, size_t reason_size, char *hint, size_t hint_s
    exits 0 exits with CUSIM_ERROR_EXITCODE (default 1) and a line saying why, as
    compute-sanitizer --error-exitcode does. */
 void cusim_exit_status_is_the_verdict(void);
+/* nvcc-sim --unchecked: the program was built without the memory checker on purpose. */
+void cusim_unchecked_build(void);
 cudaError_t cudaProfilerStop(void);
 
 #ifdef __cplusplus

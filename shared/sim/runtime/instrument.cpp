@@ -67,7 +67,10 @@ constexpr unsigned char freed_mark = 0xFE; // bounds shadow of freed memory
 constexpr size_t page = 4096;
 
 uintptr_t arena_base = 0; // 0 while the checker is off
-uintptr_t code_base = 0;  // where the program is loaded: code addresses are kept as 32-bit offsets
+// arena_bytes once the arena is reserved, 0 before and with the checker off: the callbacks' first
+// test, `p - arena_base >= arena_span`, then sends every address outside the arena back at once.
+uintptr_t arena_span = 0;
+uintptr_t code_base = 0; // where the program is loaded: code addresses are kept as 32-bit offsets
 // Race shadow: 24 bytes per 4-byte word (writer, reader, where each was in the code); bounds
 // shadow: 1 byte per 8 bytes.
 uint64_t *race_shadow = nullptr;
@@ -75,8 +78,9 @@ uint64_t *race_shadow = nullptr;
 uint64_t *byte_shadow = nullptr;
 constexpr uintptr_t byte_shadow_bytes = (big_start + shared_bytes) * 24;
 unsigned char *bounds_shadow = nullptr;
-bool requested = false;  // an instrumented file's constructor ran (__tsan_init)
-bool off_by_env = false; // CUSIM_MEMCHECK=0
+bool requested = false;          // an instrumented file's constructor ran (__tsan_init)
+bool off_by_env = false;         // CUSIM_MEMCHECK=0
+bool unchecked_by_build = false; // nvcc-sim --unchecked (cusim_unchecked_build)
 std::once_flag init_once;
 std::mutex arena_mu;
 uintptr_t global_top = 0, big_top = big_start,
@@ -130,6 +134,7 @@ void init() {
   race_shadow = (uint64_t *)race;
   byte_shadow = (uint64_t *)bytes;
   arena_base = (uintptr_t)data;
+  arena_span = arena_bytes;
   Dl_info info;
   if (dladdr((void *)&init, &info)) code_base = (uintptr_t)info.dli_fbase;
 }
@@ -552,6 +557,29 @@ __attribute__((cold, noinline)) void watch_access(uintptr_t a, unsigned size, bo
   }
 }
 
+// The race records of one access (out of line: an access of a big block, checked for bounds
+// only, then costs no frame for them).
+__attribute__((noinline)) void check_races(uintptr_t a, uintptr_t off, unsigned size, bool write,
+                                           const void *pc, bool vol) {
+  uintptr_t end = off + size;
+  bool in_shared = off >= global_bytes;
+  uint32_t me = itls.gid1_base + cusim_tls.tid;
+  uint64_t mine = make_record(me, *itls.bar_gen, itls.warp_gen[cusim_tls.tid >> 5]);
+  uintptr_t w0 = off / 4, w1 = (end - 1) / 4;
+  if (w0 < my_lo[in_shared]) my_lo[in_shared] = w0;
+  if (w1 + 1 > my_hi[in_shared]) my_hi[in_shared] = w1 + 1;
+  for (uintptr_t w = w0; w <= w1; ++w) {
+    uint64_t *cell = race_shadow + 3 * w;
+    uint64_t meta = __atomic_load_n(&cell[2], __ATOMIC_RELAXED);
+    bool fresh = meta_epoch(meta) == launch_epoch;
+    uintptr_t b0 = std::max(off, w * 4), b1 = std::min(end, w * 4 + 4);
+    if (__builtin_expect(b1 - b0 != 4 || (fresh && (meta & meta_split)), 0))
+      check_bytes(w, meta, fresh, b0, b1, a, size, write, pc, vol, in_shared, mine);
+    else
+      check_cell(cell, meta, fresh, a, size, write, pc, vol, in_shared, mine);
+  }
+}
+
 __attribute__((always_inline)) inline void check(uintptr_t a, unsigned size, bool write,
                                                  const void *pc, bool atomic = false,
                                                  bool vol = false) {
@@ -573,22 +601,15 @@ __attribute__((always_inline)) inline void check(uintptr_t a, unsigned size, boo
   if (atomic) return;
   if (off - big_start < global_bytes - big_start) return; // a big block: bounds only
   if (itls.gid1_base == 0) return; // grid too large to number its threads in 32 bits
-  bool in_shared = off >= global_bytes;
-  uint32_t me = itls.gid1_base + cusim_tls.tid;
-  uint64_t mine = make_record(me, *itls.bar_gen, itls.warp_gen[cusim_tls.tid >> 5]);
-  uintptr_t w0 = off / 4, w1 = (end - 1) / 4;
-  if (w0 < my_lo[in_shared]) my_lo[in_shared] = w0;
-  if (w1 + 1 > my_hi[in_shared]) my_hi[in_shared] = w1 + 1;
-  for (uintptr_t w = w0; w <= w1; ++w) {
-    uint64_t *cell = race_shadow + 3 * w;
-    uint64_t meta = __atomic_load_n(&cell[2], __ATOMIC_RELAXED);
-    bool fresh = meta_epoch(meta) == launch_epoch;
-    uintptr_t b0 = std::max(off, w * 4), b1 = std::min(end, w * 4 + 4);
-    if (__builtin_expect(b1 - b0 != 4 || (fresh && (meta & meta_split)), 0))
-      check_bytes(w, meta, fresh, b0, b1, a, size, write, pc, vol, in_shared, mine);
-    else
-      check_cell(cell, meta, fresh, a, size, write, pc, vol, in_shared, mine);
-  }
+  check_races(a, off, size, write, pc, vol);
+}
+
+// The callbacks' second half, out of line: a callback then tests its address against the arena
+// and returns, with no frame to build, for every access outside it (the kernel's own variables,
+// the scheduler's state, host code) and for all of them when the checker is off.
+template <unsigned N, bool W, bool V>
+__attribute__((noinline)) void check_in_arena(uintptr_t a, const void *pc) {
+  check(a, N, W, pc, false, V);
 }
 
 void check_range(const void *p, size_t n, bool write, const void *pc) {
@@ -702,12 +723,15 @@ void checker_note_off() {
   if (!off_by_env) return;
 #endif
   const char *why = off_by_env ? "CUSIM_MEMCHECK=0 turns the memory checker off"
-                               : "this program was built without the memory checker";
-  char text[512];
+                    : unchecked_by_build
+                        ? "nvcc-sim --unchecked built this program without the memory checker"
+                        : "this program was built without the memory checker";
+  char text[640];
   std::snprintf(text, sizeof text,
                 "%s: races between threads (warp-synchronous code without __syncwarp() among "
-                "them) go unreported, as do a kernel's races with work on other streams, so a "
-                "wrong answer may come with no message",
+                "them) go unreported, as do a kernel's races with work on other streams, reads "
+                "of uninitialized __shared__ memory and out-of-bounds accesses that stay in "
+                "mapped memory, so a wrong answer may come with no message",
                 why);
   print_message("cusim: note: ", text);
 }
@@ -885,7 +909,10 @@ void checker_register_exit_hook() {
 } // namespace cusim
 
 // ---- the compiler's callbacks (ThreadSanitizer's ABI) -------------------------------------------
+using cusim::rt::arena_base;
+using cusim::rt::arena_span;
 using cusim::rt::check;
+using cusim::rt::check_in_arena;
 using cusim::rt::check_range;
 #define CUSIM_PC __builtin_return_address(0)
 
@@ -897,6 +924,11 @@ void __tsan_init() {
 void cusim_exit_status_is_the_verdict(void) {
   cusim::rt::own_verdict.store(true);
 }
+// Called at startup by programs built with nvcc-sim --unchecked (CUSIM_UNCHECKED_BUILD, in
+// cusim_device.h): the note of checker_note_off then names the option.
+void cusim_unchecked_build(void) {
+  cusim::rt::unchecked_by_build = true;
+}
 void __tsan_func_entry(void *) {}
 void __tsan_func_exit() {}
 void __tsan_vptr_update(void **, void *) {}
@@ -904,30 +936,34 @@ void __tsan_vptr_read(void **) {}
 void __tsan_ignore_thread_begin() {}
 void __tsan_ignore_thread_end() {}
 
+// One compare for an address outside the arena; the check itself out of line (check_in_arena).
+#define CUSIM_CHECK(N, W, V)                                                                       \
+  if (__builtin_expect((uintptr_t)p - arena_base >= arena_span, 1)) return;                        \
+  check_in_arena<N, W, V>((uintptr_t)p, CUSIM_PC)
 #define CUSIM_ACCESS(N)                                                                            \
   void __tsan_read##N(void *p) {                                                                   \
-    check((uintptr_t)p, N, false, CUSIM_PC);                                                       \
+    CUSIM_CHECK(N, false, false);                                                                  \
   }                                                                                                \
   void __tsan_write##N(void *p) {                                                                  \
-    check((uintptr_t)p, N, true, CUSIM_PC);                                                        \
+    CUSIM_CHECK(N, true, false);                                                                   \
   }                                                                                                \
   void __tsan_unaligned_read##N(void *p) {                                                         \
-    check((uintptr_t)p, N, false, CUSIM_PC);                                                       \
+    CUSIM_CHECK(N, false, false);                                                                  \
   }                                                                                                \
   void __tsan_unaligned_write##N(void *p) {                                                        \
-    check((uintptr_t)p, N, true, CUSIM_PC);                                                        \
+    CUSIM_CHECK(N, true, false);                                                                   \
   }                                                                                                \
   void __tsan_volatile_read##N(void *p) {                                                          \
-    check((uintptr_t)p, N, false, CUSIM_PC, false, true);                                          \
+    CUSIM_CHECK(N, false, true);                                                                   \
   }                                                                                                \
   void __tsan_volatile_write##N(void *p) {                                                         \
-    check((uintptr_t)p, N, true, CUSIM_PC, false, true);                                           \
+    CUSIM_CHECK(N, true, true);                                                                    \
   }                                                                                                \
   void __tsan_unaligned_volatile_read##N(void *p) {                                                \
-    check((uintptr_t)p, N, false, CUSIM_PC, false, true);                                          \
+    CUSIM_CHECK(N, false, true);                                                                   \
   }                                                                                                \
   void __tsan_unaligned_volatile_write##N(void *p) {                                               \
-    check((uintptr_t)p, N, true, CUSIM_PC, false, true);                                           \
+    CUSIM_CHECK(N, true, true);                                                                    \
   }
 CUSIM_ACCESS(1)
 CUSIM_ACCESS(2)
@@ -935,11 +971,19 @@ CUSIM_ACCESS(4)
 CUSIM_ACCESS(8)
 CUSIM_ACCESS(16)
 #undef CUSIM_ACCESS
+#undef CUSIM_CHECK
 
+// (a range wholly outside the arena, as the thread loop's copy of a kernel's arguments: at once)
+static inline bool outside_arena(const void *p, unsigned long n) {
+  return n == 0 || ((uintptr_t)p - arena_base >= arena_span &&
+                    (uintptr_t)p + (n - 1) - arena_base >= arena_span);
+}
 void __tsan_read_range(void *p, unsigned long n) {
+  if (__builtin_expect(outside_arena(p, n), 1)) return;
   check_range(p, n, false, CUSIM_PC);
 }
 void __tsan_write_range(void *p, unsigned long n) {
+  if (__builtin_expect(outside_arena(p, n), 1)) return;
   check_range(p, n, true, CUSIM_PC);
 }
 // clang's memory intrinsics (gcc calls the C library's directly).
@@ -1032,6 +1076,7 @@ CUSIM_ATOMICS(64, unsigned long long)
 #else // CUSIM_NO_CHECKER: under ThreadSanitizer (the sim-race preset), whose runtime owns __tsan_*
 
 extern "C" void cusim_exit_status_is_the_verdict(void) {}
+extern "C" void cusim_unchecked_build(void) {}
 
 namespace cusim {
 namespace rt {
