@@ -309,8 +309,7 @@ static int opens_template_call(const rewriter *r, size_t k) {
   if (token_is_char(r, k + 1, '<') && token_touches_previous(r, k + 1)) return 0; /* << */
   size_t depth = 0;
   for (size_t j = k + 1; j < r->token_count && j - k < 32; j++) {
-    if (is_statement_boundary(r, j) || token_is(r, j, "&&") || token_is_char(r, j, '?'))
-      return 0;
+    if (is_statement_boundary(r, j) || token_is(r, j, "&&") || token_is_char(r, j, '?')) return 0;
     if (token_is_char(r, j, '(') || token_is_char(r, j, '[')) {
       depth++;
     } else if (token_is_char(r, j, ')') || token_is_char(r, j, ']')) {
@@ -331,9 +330,9 @@ static int opens_template_call(const rewriter *r, size_t k) {
  * (int)(float)x, a template call f<T>(x), a lambda, a braced initializer): left alone. */
 static size_t cast_operand_end(const rewriter *r, size_t k) {
   size_t first = k;
-  while (k - first < 8 && (token_is_char(r, k, '-') || token_is_char(r, k, '+') ||
-                           token_is_char(r, k, '!') || token_is_char(r, k, '~') ||
-                           token_is_char(r, k, '*') || token_is_char(r, k, '&')))
+  while (k - first < 8 &&
+         (token_is_char(r, k, '-') || token_is_char(r, k, '+') || token_is_char(r, k, '!') ||
+          token_is_char(r, k, '~') || token_is_char(r, k, '*') || token_is_char(r, k, '&')))
     k++;
   if (k >= r->token_count) return NO_TOKEN;
   int parenthesized = 0;
@@ -414,8 +413,8 @@ static void functional_cast(rewriter *r, size_t i) {
   if (close == NO_TOKEN || close == i + 1) return;
   /* int(float), int(const T &), int(T *): a function type's parameter, not a value */
   if ((close == i + 2 && token_is_identifier(r, i + 1) && !is_name(r, i + 1) &&
-       !token_is(r, i + 1, "this") && !token_is(r, i + 1, "true") &&
-       !token_is(r, i + 1, "false") && !token_is(r, i + 1, "nullptr")) ||
+       !token_is(r, i + 1, "this") && !token_is(r, i + 1, "true") && !token_is(r, i + 1, "false") &&
+       !token_is(r, i + 1, "nullptr")) ||
       token_is(r, i + 1, "const") || token_is(r, i + 1, "volatile") ||
       token_is(r, i + 1, "struct") || token_is(r, i + 1, "class") ||
       token_is(r, i + 1, "typename") || token_is_char(r, close - 1, '*') ||
