@@ -50,6 +50,14 @@ extern char **environ;
 #define CUSIM_NVRTC_FLAGS ""
 #endif
 
+#if !defined(__SANITIZE_ADDRESS__)
+// A module compiled with the checker's flags calls -fsanitize=float-cast-overflow's handler
+// (float_cast.cpp), which it finds in the program: kept linked into every program that uses NVRTC.
+extern "C" void __ubsan_handle_float_cast_overflow(void *, void *);
+__attribute__((used)) static void (*const cusim_keep_float_cast_handler)(void *, void *) =
+    &__ubsan_handle_float_cast_overflow;
+#endif
+
 struct _nvrtcProgram {
   std::string source;
   std::string name;                                         // as given (default_program)
