@@ -24,6 +24,10 @@
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
+#include <mutex>
+#include <set>
+#include <string>
+#include <utility>
 
 #if !defined(__SANITIZE_ADDRESS__) // the sim-asan build links libubsan, which defines the handler
 namespace {
@@ -84,6 +88,14 @@ void type_name(const type_descriptor *t, char *out, size_t cap) {
   out[len] = 0;
 }
 
+// The value of `bits` bits as the target type holds it: the low bits, sign-extended if signed.
+uint64_t as_target(uint64_t u, unsigned bits, bool is_signed) {
+  if (bits >= 64) return u;
+  u &= ((uint64_t)1 << bits) - 1;
+  if (is_signed && (u >> (bits - 1)) & 1) u |= ~(uint64_t)0 << bits;
+  return u;
+}
+
 void report(const source_location *where, const type_descriptor *from, const type_descriptor *to,
             uintptr_t handle) {
   if (cusim_tls.blk == nullptr || !cusim::rt::checker_on()) return; // host code, or unchecked
@@ -95,39 +107,59 @@ void report(const source_location *where, const type_descriptor *from, const typ
   unsigned w = bits < 32 ? 32 : bits;
   long double lo = is_signed ? -__builtin_ldexpl(1.0L, (int)w - 1) : 0.0L;
   long double hi = is_signed ? __builtin_ldexpl(1.0L, (int)w - 1) : __builtin_ldexpl(1.0L, (int)w);
-  char gpu[64], x86[64], from_name[48], to_name[48], value[48];
-  uint64_t saturated = v != v      ? 0
-                       : v < lo    ? (is_signed ? (uint64_t)1 << (w - 1) : 0)
-                       : v >= hi   ? (is_signed ? ((uint64_t)1 << (w - 1)) - 1
-                                      : w == 64 ? ~(uint64_t)0
-                                                : ((uint64_t)1 << w) - 1)
-                       : is_signed ? (uint64_t)(int64_t)v
-                                   : (uint64_t)v;
-  if (bits < 64) saturated &= ((uint64_t)1 << bits) - 1; // the low bits are stored
-  if (is_signed && bits < 64 && (saturated >> (bits - 1)) & 1) saturated |= ~(uint64_t)0 << bits;
-  if (is_signed)
-    std::snprintf(gpu, sizeof gpu, "%" PRId64, (int64_t)saturated);
-  else
-    std::snprintf(gpu, sizeof gpu, "%" PRIu64, saturated);
-  // x86-64's cvttss2si/cvttsd2si (32-bit for int and narrower, 64-bit for long long) give the
-  // lowest value of their width for NaN and out-of-range values; unsigned targets go through
-  // sequences that differ with the compiler: not named.
-  x86[0] = 0;
-  if (is_signed && bits == 64)
-    std::snprintf(x86, sizeof x86, ", x86 %" PRId64, INT64_MIN);
-  else if (is_signed && bits == 32)
-    std::snprintf(x86, sizeof x86, ", x86 %d", INT32_MIN);
+  uint64_t gpu = v != v      ? 0
+                 : v < lo    ? (is_signed ? (uint64_t)1 << (w - 1) : 0)
+                 : v >= hi   ? (is_signed ? ((uint64_t)1 << (w - 1)) - 1
+                                : w == 64 ? ~(uint64_t)0
+                                          : ((uint64_t)1 << w) - 1)
+                 : is_signed ? (uint64_t)(int64_t)v
+                             : (uint64_t)v;
+  gpu = as_target(gpu, bits, is_signed);
+  // x86-64's cvttss2si/cvttsd2si, 32-bit for int and narrower types (whose low bits are then
+  // stored), 64-bit for long long, give the lowest value of their width for NaN and values out
+  // of their range. Unsigned int and unsigned long long go through sequences that differ between
+  // compilers: not predicted.
+  bool x86_known = bits < 32 || is_signed;
+  uint64_t x86 = 0;
+  if (bits == 64 && is_signed)
+    x86 = (uint64_t)INT64_MIN;
+  else if (x86_known)
+    x86 = as_target((uint64_t)(int64_t)(v == v && v >= -2147483648.0L && v < 2147483648.0L
+                                            ? (int32_t)v
+                                            : INT32_MIN),
+                    bits, is_signed);
+  char gpu_text[32], x86_text[48], from_name[48], to_name[48];
+  std::snprintf(gpu_text, sizeof gpu_text, is_signed ? "%" PRId64 : "%" PRIu64, gpu);
+  x86_text[0] = 0;
+  if (x86_known)
+    std::snprintf(x86_text, sizeof x86_text, is_signed ? ", x86 %" PRId64 : ", x86 %" PRIu64, x86);
   type_name(from, from_name, sizeof from_name);
   type_name(to, to_name, sizeof to_name);
-  std::snprintf(value, sizeof value, "%Lg", v);
-  std::string at = where ? " at " + cusim::rt::place(where->file, (int)where->line) : "";
-  uint3 t = cusim_tls.thread_idx;
+  std::string at = where ? cusim::rt::place(where->file, (int)where->line) : "";
   char text[640];
+  if (x86_known && x86 == gpu) {
+    // x86 gives the GPU's answer here (-3e10 as an int: both the lowest int): said once a line
+    static std::mutex mu;
+    static std::set<std::pair<const char *, uint32_t>> said;
+    {
+      std::lock_guard<std::mutex> lock(mu);
+      if (!where || said.size() > 1000 || !said.insert({where->file, where->line}).second) return;
+    }
+    std::snprintf(text, sizeof text,
+                  "%s: the %s %Lg converted to %s: C++ leaves a value out of the type's range "
+                  "undefined; a GPU gives %s (cvt saturates), and so does x86 here (said once per "
+                  "line)",
+                  at.c_str(), from_name, v, to_name, gpu_text);
+    cusim::rt::print_message("cusim: note: ", text);
+    return;
+  }
+  uint3 t = cusim_tls.thread_idx;
   std::snprintf(text, sizeof text,
-                "out-of-range conversion%s: thread (%u,%u,%u) converts the %s %s to %s, which C++ "
-                "leaves undefined (a GPU gives %s, cvt saturates%s); the simulator gives the "
+                "out-of-range conversion%s%s: thread (%u,%u,%u) converts the %s %Lg to %s, which "
+                "C++ leaves undefined (a GPU gives %s, cvt saturates%s); the simulator gives the "
                 "GPU's answer for a cast it sees, as static_cast<%s>(...), and stops here",
-                at.c_str(), t.x, t.y, t.z, from_name, value, to_name, gpu, x86, to_name);
+                where ? " at " : "", at.c_str(), t.x, t.y, t.z, from_name, v, to_name, gpu_text,
+                x86_text, to_name);
   cusim::rt::race_failed(text);
 }
 
