@@ -70,6 +70,10 @@ __global__ void convert(const float *f, const double *d, int which, long long *o
     c += f[4];
     out[0] = a + u + c + returns_int(f[4]) + takes_int(-f[4]);
   } break;
+  case 12: {
+    unsigned char uc = f[3]; // -5: cvt.rzi.u32 gives 0 (x86: -5, then the low 8 bits: 251)
+    out[0] = uc;
+  } break;
   case 11: {              // out of range, where x86 gives the GPU's answer: a note, no error
     int a = -v;           // -3e10: the lowest int on both
     signed char c = f[5]; // 300: cvt.rzi.s32 then the low 8 bits, as x86's cvttss2si: 44
@@ -81,14 +85,14 @@ __global__ void convert(const float *f, const double *d, int which, long long *o
 int main(int argc, char **argv) {
   static const char *const names[] = {"init",    "assign",   "compound", "return", "argument",
                                       "llong",   "unsigned", "nan",      "double", "explicit",
-                                      "inrange", "agree",    nullptr};
+                                      "inrange", "agree",    "uchar",    nullptr};
   int which = -1;
   for (int i = 0; argc > 1 && names[i]; ++i)
     if (std::strcmp(argv[1], names[i]) == 0) which = i;
   bool host = argc > 1 && std::strcmp(argv[1], "host") == 0;
   if (which < 0 && !host) {
     std::printf("usage: implicit_conversions init|assign|compound|return|argument|llong|unsigned|"
-                "nan|double|explicit|inrange|agree|host\n");
+                "nan|double|explicit|inrange|agree|uchar|host\n");
     return 2;
   }
   const float fv[] = {3e10f, __builtin_nanf(""), 1e30f, -5.0f, 2.5f, 300.0f};

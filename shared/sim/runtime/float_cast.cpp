@@ -147,6 +147,8 @@ void report(const source_location *where, const type_descriptor *from, const typ
   type_name(to, to_name, sizeof to_name);
   std::string at = where ? cusim::rt::place(where->file, (int)where->line) : "";
   char text[640];
+  // 8- and 16-bit targets: cvt.rzi to 32 bits, then the low bits are kept (300 as a char: 44)
+  const char *how = bits < 32 ? "cvt to 32 bits keeps the low ones" : "cvt saturates";
   if (x86_known && x86 == gpu) {
     // x86 gives the GPU's answer here (-3e10 as an int: both the lowest int): said once a line
     static std::mutex mu;
@@ -157,19 +159,18 @@ void report(const source_location *where, const type_descriptor *from, const typ
     }
     std::snprintf(text, sizeof text,
                   "%s: the %s %Lg converted to %s: C++ leaves a value out of the type's range "
-                  "undefined; a GPU gives %s (cvt saturates), and so does x86 here (said once per "
-                  "line)",
-                  at.c_str(), from_name, v, to_name, gpu_text);
+                  "undefined; a GPU gives %s (%s), and so does x86 here (said once per line)",
+                  at.c_str(), from_name, v, to_name, gpu_text, how);
     cusim::rt::print_message("cusim: note: ", text);
     return;
   }
   uint3 t = cusim_tls.thread_idx;
   std::snprintf(text, sizeof text,
                 "out-of-range conversion%s%s: thread (%u,%u,%u) converts the %s %Lg to %s, which "
-                "C++ leaves undefined (a GPU gives %s, cvt saturates%s); the simulator gives the "
+                "C++ leaves undefined (a GPU gives %s, %s%s); the simulator gives the "
                 "GPU's answer for a cast it sees, as static_cast<%s>(...), and stops here",
                 where ? " at " : "", at.c_str(), t.x, t.y, t.z, from_name, v, to_name, gpu_text,
-                x86_text, to_name);
+                how, x86_text, to_name);
   cusim::rt::race_failed(text);
 }
 
