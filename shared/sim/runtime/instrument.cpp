@@ -706,8 +706,9 @@ void checker_note_off() {
   char text[512];
   std::snprintf(text, sizeof text,
                 "%s: races between threads (warp-synchronous code without __syncwarp() among "
-                "them) go unreported, as do a kernel's races with work on other streams, so a "
-                "wrong answer may come with no message",
+                "them) go unreported, as do a kernel's races with work on other streams and its "
+                "out-of-range implicit float-to-integer conversions (x86's answer, not the "
+                "GPU's), so a wrong answer may come with no message",
                 why);
   print_message("cusim: note: ", text);
 }
