@@ -68,24 +68,31 @@ bool looks_like_v1(const void *data) {
   return first[0] + first[1] < 2 || first[0] == 0xff || first[1] == 0xff;
 }
 
-long double value_of(const type_descriptor *t, uintptr_t handle) {
+// The converted value; false for a width this does not read (_Float16, a target it cannot name).
+bool value_of(const type_descriptor *t, uintptr_t handle, long double *out) {
+  if (t->kind != 1) return false;
   if (t->info == 32) {
     uint32_t bits = (uint32_t)handle;
     float f;
     std::memcpy(&f, &bits, sizeof f);
-    return f;
+    *out = f;
+    return true;
   }
   if (t->info == 64) {
     double d;
     std::memcpy(&d, &handle, sizeof d);
-    return d;
+    *out = d;
+    return true;
   }
+  if (t->info != 80 && t->info != 128) return false;
   if (std::strstr(t->name, "128") && !std::strstr(t->name, "long double"))
-    return (long double)*(const __float128 *)handle;
-  return *(const long double *)handle; // 80 (Clang) or 128 (GCC's x86 long double)
+    *out = (long double)*(const __float128 *)handle;
+  else
+    *out = *(const long double *)handle; // 80 (Clang) or 128 (GCC's x86 long double)
+  return true;
 }
 
-// The type's name as C spells it ("'int'" with GCC's quotes, "int" with Clang's).
+// The type's name as C spells it (the compilers quote it: "'int'").
 void type_name(const type_descriptor *t, char *out, size_t cap) {
   const char *n = t->name;
   size_t len = std::strlen(n);
@@ -109,7 +116,8 @@ uint64_t as_target(uint64_t u, unsigned bits, bool is_signed) {
 void report(const source_location *where, const type_descriptor *from, const type_descriptor *to,
             uintptr_t handle) {
   if (cusim_tls.blk == nullptr || !cusim::rt::checker_on()) return; // host code, or unchecked
-  long double v = value_of(from, handle);
+  long double v;
+  if (to->kind != 0 || (to->info >> 1) > 6 || !value_of(from, handle, &v)) return; // __int128
   unsigned bits = 1u << (to->info >> 1);
   bool is_signed = to->info & 1;
   // PTX: cvt.rzi to the 32-bit type of the same signedness for 8- and 16-bit targets (then
