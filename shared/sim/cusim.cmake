@@ -19,12 +19,15 @@ if(CUSIM_MEMCHECK AND (NOT DEFINED WB_SANITIZE OR WB_SANITIZE STREQUAL ""))
     # -fno-tree-sra: scalar replacement splits `float4 v = p[i]` into four 4-byte loads before
     # the instrumentation sees it; without it the load reaches the checker and the profiler as
     # one 16-byte access, as a GPU's one LDG.128 (float2, int4, double2, ... the same).
+    # -fsanitize=float-cast-overflow: an out-of-range float-to-integer conversion the rewriter does
+    # not see (int i = f;) calls runtime/float_cast.cpp, which stops the launch with its line.
     set(CUSIM_CHECKER_FLAGS -fsanitize=thread --param=tsan-instrument-func-entry-exit=0
         --param=tsan-distinguish-volatile=1 -Wno-tsan -g1 -fno-ipa-icf -fno-tree-sra
+        -fsanitize=float-cast-overflow
         CACHE INTERNAL "compile options of instrumented .cu files")
   elseif(CMAKE_CXX_COMPILER_ID MATCHES "Clang")
     set(CUSIM_CHECKER_FLAGS -fsanitize=thread -mllvm -tsan-instrument-func-entry-exit=0
-        -mllvm -tsan-distinguish-volatile=1 -gline-tables-only
+        -mllvm -tsan-distinguish-volatile=1 -gline-tables-only -fsanitize=float-cast-overflow
         CACHE INTERNAL "compile options of instrumented .cu files")
   endif()
 endif()

@@ -4,13 +4,22 @@
 // (for 8- and 16-bit types cvt.rzi.{s,u}32, then the low bits are stored: st.u16/st.u8), which
 // the PTX ISA saturates: NaN gives 0, a value past the range its nearest end.
 // unit.sim.conversions.ptx checks those instructions in nvcc's PTX for this file. The values come
-// from memory, so no compiler folds them. Usage: conversion_cases; prints each result that is not
+// from memory, so no compiler folds them. The second half: C casts whose operand is not
+// parenthesized ((int)f[0], (unsigned)-x) and functional casts (int(x)), and integer sources,
+// which keep C++'s conversions. Usage: conversion_cases; prints each result that is not
 // the GPU's, then "conversions: ok" or "conversions: N wrong".
 #include <cstdint>
 #include <cstdio>
 #include <cuda_runtime.h>
 
-enum { n_results = 18 };
+enum { n_results = 36 };
+
+struct boxed {
+  float v;
+};
+__device__ float twice(float v) {
+  return 2.0f * v;
+}
 
 // f[0..]: 3e10, -3e10, NaN, -5, 2.9, -2.9, 40000, 300, -1, inf, -inf; d[0..]: 5e9, 1e30, -1
 __global__ void conversions(const float *f, const double *d, long long *out) {
@@ -32,6 +41,31 @@ __global__ void conversions(const float *f, const double *d, long long *out) {
   out[k++] = (long long)(f[10]);                               // -inf: LLONG_MIN
   out[k++] = (uint32_t)(f[0] * 2.0f);                          // a typedef: 4294967295
   out[k++] = (unsigned long long)(f) != 0;                     // a pointer: reinterpreted, 1
+  // The operand not parenthesized, and functional casts (the same cvt.rzi; x86 in brackets)
+  float x = f[2];
+  boxed b = {f[0]};
+  const boxed *pb = &b;
+  int iv = (int)(f[7]);                // 300, in range
+  long long lv = (long long)(d[0]);    // 5000000000, in range
+  out[k++] = (int)f[0];                // 2147483647 [-2147483648]
+  out[k++] = (int)x;                   // NaN: 0 [-2147483648]
+  out[k++] = (unsigned)-f[0];          // -3e10: 0
+  out[k++] = int(f[0]);                // 2147483647 [-2147483648]
+  out[k++] = unsigned(d[0]);           // cvt.rzi.u32.f64: 4294967295
+  out[k++] = (long long)d[1];          // LLONG_MAX [LLONG_MIN]
+  out[k++] = (unsigned long long)f[3]; // cvt.rzi.u64.f32 of -5: 0 [2^64 - 5]
+  out[k++] = (short)f[0];              // s32 2147483647, low 16 bits: -1 [0]
+  out[k++] = (int)b.v;                 // 2147483647
+  out[k++] = (int)pb->v;               // 2147483647
+  out[k++] = (int)twice(f[0]);         // a call: 2147483647
+  out[k++] = (int)f[4] * 2;            // the cast binds to f[4]: 2 * 2 = 4, not 5
+  out[k++] = (int)-f[5];               // in range: 2
+  out[k++] = size_t(f[3]);             // 0 [2^64 - 5]
+  out[k++] = long(f[9]);               // inf: LLONG_MAX [LLONG_MIN]
+  // Integer sources: the C++ conversions, unchanged
+  out[k++] = (unsigned char)iv + char(iv); // 44 + 44
+  out[k++] = (unsigned)-iv;                // 4294966996
+  out[k++] = (short)lv + (int)-lv;         // -3584 + (int)-5000000000: -3584 - 705032704
   out[k++] = k;
 }
 
@@ -57,7 +91,25 @@ int main() {
                                      -9223372036854775807ll - 1,
                                      4294967295ll,
                                      1,
-                                     17};
+                                     2147483647ll,
+                                     0,
+                                     0,
+                                     2147483647ll,
+                                     4294967295ll,
+                                     9223372036854775807ll,
+                                     0,
+                                     -1,
+                                     2147483647ll,
+                                     2147483647ll,
+                                     2147483647ll,
+                                     4,
+                                     2,
+                                     0,
+                                     9223372036854775807ll,
+                                     88,
+                                     4294966996ll,
+                                     -3584 - 705032704ll,
+                                     35};
   float *f;
   double *d;
   long long *out;

@@ -23,8 +23,9 @@ fail() {
 [[ -x checked && -x unchecked ]] || exit 1
 
 note='^cusim: note: nvcc-sim --unchecked built this program without the memory checker: races '
-note+='between threads .* go unreported, .* reads of uninitialized __shared__ memory and '
-note+='out-of-bounds accesses that stay in mapped memory, so a wrong answer may come with no message$'
+note+='between threads .* go unreported, .* reads of uninitialized __shared__ memory, '
+note+='out-of-bounds accesses that stay in mapped memory and out-of-range implicit float-to-integer '
+note+="conversions \\(x86's answer, not the GPU's\\), so a wrong answer may come with no message$"
 
 # The read past the end: stopped by the checker, silent without it (but for the one note).
 out=$(./checked past-end 2>&1)

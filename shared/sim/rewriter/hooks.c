@@ -252,26 +252,181 @@ static size_t single_argument_close(const rewriter *r, size_t open) {
   return close;
 }
 
-/* Replaces tokens [first, open] (the cast up to the operand's '(') with
- * ::cusim::dev::gpu_cast<TYPE>(SITE, , TYPE tokens [type, type_end). A C cast keeps its own '('
- * (a condition's wrapping may start there): (int)(x) becomes (gpu_cast<int>)(SITE, x). */
+/* Replaces tokens [first, open] (the cast up to the operand's '(', or a C cast's ')' when its
+ * operand is not parenthesized) with ::cusim::dev::gpu_cast<TYPE>(SITE, , TYPE tokens
+ * [type, type_end). A C cast keeps its own '(' (a condition's wrapping may start there): (int)(x)
+ * becomes (gpu_cast<int>)(SITE, x). With operand_end (a token) the operand is not parenthesized:
+ * (int)x becomes (gpu_cast<int>)(SITE, x), a ')' inserted after its last token. Left alone when
+ * another edit is there already (the order of two insertions at one offset is not kept). */
 static void wrap_cast(rewriter *r, size_t first, size_t open, size_t type, size_t type_end,
-                      int c_style) {
+                      int c_style, size_t operand_end) {
   size_t start = r->tokens[first].start, end = r->tokens[open].start + 1;
+  size_t after = operand_end == NO_TOKEN
+                     ? 0
+                     : r->tokens[operand_end - 1].start + r->tokens[operand_end - 1].length;
   for (size_t e = 0; e < r->edit_count; e++)
     if (r->edits[e].start < end && r->edits[e].end > start) return;
   for (size_t e = 0; e < r->edit_count; e++)
     if (r->edits[e].start == start || r->edits[e].start == end) return;
+  if (operand_end != NO_TOKEN && edit_at(r, after)) return;
   r->scratch.size = 0;
   scratch_text(r, "::cusim::dev::gpu_cast<");
   scratch_tokens(r, type, type_end, NULL, NULL);
   scratch_text(r, c_style ? ">)(" : ">(");
   scratch_text(r, "::cusim::dev::shift_site{__FILE__, __LINE__}, ");
   add_edit(r, first, start, end);
+  if (operand_end != NO_TOKEN) {
+    r->scratch.size = 0;
+    scratch_text(r, ")");
+    add_edit(r, operand_end - 1, after, after);
+  }
 }
 
-/* static_cast<INTEGER>(x), and the C cast (INTEGER)(x) whose operand is parenthesized and not
- * followed by a postfix operator (the cast would then apply to more than the parentheses). */
+/* The token that closes the group opened at `open` ('(', '[' or '{'), counting all three;
+ * NO_TOKEN when the closer does not match or is not found within the walk limit. */
+static size_t group_close(const rewriter *r, size_t open) {
+  static const char opens[] = "([{", closes[] = ")]}";
+  char want = 0;
+  for (int c = 0; c < 3; c++)
+    if (token_is_char(r, open, opens[c])) want = closes[c];
+  size_t depth = 0;
+  for (size_t k = open; want && k < r->token_count && k - open < RULE_WALK_LIMIT; k++) {
+    if (token_is_directive(r, k)) return NO_TOKEN;
+    if (token_is_char(r, k, '(') || token_is_char(r, k, '[') || token_is_char(r, k, '{'))
+      depth++;
+    else if (token_is_char(r, k, ')') || token_is_char(r, k, ']') || token_is_char(r, k, '}')) {
+      if (depth == 0) return NO_TOKEN;
+      if (--depth == 0) return token_is_char(r, k, want) ? k : NO_TOKEN;
+    }
+  }
+  return NO_TOKEN;
+}
+
+/* The '<' at k opens a template argument list followed by a call or a scope (f<int>(x),
+ * A<3>::v): a '>' at its depth before the expression ends, then '(', '::' or '{'. A '<' that
+ * is a comparison (x < n) or a shift is not. */
+static int opens_template_call(const rewriter *r, size_t k) {
+  if (token_is_char(r, k + 1, '<') && token_touches_previous(r, k + 1)) return 0; /* << */
+  size_t depth = 0;
+  for (size_t j = k + 1; j < r->token_count && j - k < 32; j++) {
+    if (is_statement_boundary(r, j) || token_is(r, j, "&&") || token_is_char(r, j, '?')) return 0;
+    if (token_is_char(r, j, '(') || token_is_char(r, j, '[')) {
+      depth++;
+    } else if (token_is_char(r, j, ')') || token_is_char(r, j, ']')) {
+      if (depth == 0) return 0;
+      depth--;
+    } else if (depth == 0 && token_is_char(r, j, '>')) {
+      return token_is_char(r, j + 1, '(') || token_is(r, j + 1, "::") ||
+             token_is_char(r, j + 1, '{') || token_is_char(r, j + 1, '>');
+    }
+  }
+  return 1; /* cannot tell: as a template (the cast is then left alone) */
+}
+
+/* The operand of a C cast that starts at k when it is not parenthesized: prefix operators
+ * (- + ! ~ * & ++ --), then a name (qualified or not), a number, a literal, this, or a
+ * parenthesized expression, then postfix operators ([...], (...), .name, ->name, ++, --).
+ * Returns the token after its last one, or NO_TOKEN where it is something else (a nested cast
+ * (int)(float)x, a template call f<T>(x), a lambda, a braced initializer): left alone. */
+static size_t cast_operand_end(const rewriter *r, size_t k) {
+  size_t first = k;
+  while (k - first < 8 &&
+         (token_is_char(r, k, '-') || token_is_char(r, k, '+') || token_is_char(r, k, '!') ||
+          token_is_char(r, k, '~') || token_is_char(r, k, '*') || token_is_char(r, k, '&')))
+    k++;
+  if (k >= r->token_count) return NO_TOKEN;
+  int parenthesized = 0;
+  if (token_is_char(r, k, '(')) {
+    size_t close = group_close(r, k);
+    if (close == NO_TOKEN) return NO_TOKEN;
+    k = close + 1;
+    parenthesized = 1;
+  } else if (r->tokens[k].kind == TOKEN_NUMBER || r->tokens[k].kind == TOKEN_LITERAL) {
+    if (k >= r->token_count) return NO_TOKEN;
+    k++;
+  } else {
+    if (token_is(r, k, "::")) k++;
+    if (!is_name(r, k) && !token_is(r, k, "this") && !token_is(r, k, "true") &&
+        !token_is(r, k, "false") && !token_is(r, k, "nullptr"))
+      return NO_TOKEN;
+    k++;
+    while (token_is(r, k, "::") && is_name(r, k + 1)) k += 2;
+  }
+  /* (int)-(float)x, (int)-(f)(x): the parenthesized part is a cast or a callee */
+  if (parenthesized && (token_is_char(r, k, '(') || token_is_identifier(r, k) ||
+                        r->tokens[k].kind == TOKEN_NUMBER || r->tokens[k].kind == TOKEN_LITERAL))
+    return NO_TOKEN;
+  for (;;) {
+    if (token_is_char(r, k, '[') || token_is_char(r, k, '(')) {
+      size_t close = group_close(r, k);
+      if (close == NO_TOKEN) return NO_TOKEN;
+      k = close + 1;
+    } else if ((token_is_char(r, k, '.') || token_is(r, k, "->")) && is_name(r, k + 1)) {
+      k += 2;
+    } else if ((token_is_char(r, k, '+') && token_is_char(r, k + 1, '+') &&
+                token_touches_previous(r, k + 1)) ||
+               (token_is_char(r, k, '-') && token_is_char(r, k + 1, '-') &&
+                token_touches_previous(r, k + 1))) {
+      k += 2;
+    } else {
+      break;
+    }
+  }
+  if (k >= r->token_count || token_is_char(r, k, '{') || token_is_char(r, k, '.') ||
+      token_is(r, k, "->") || token_is(r, k, "::") || token_is_identifier(r, k) ||
+      r->tokens[k].kind == TOKEN_NUMBER || r->tokens[k].kind == TOKEN_LITERAL ||
+      (token_is_char(r, k, '<') && opens_template_call(r, k)))
+    return NO_TOKEN;
+  return k;
+}
+
+/* The tokens before a functional cast int(x) at `type` make it an expression: an operator, '(',
+ * '[', ',', '=' or return. After ';', '{', '}' or ':' int(x) declares x; after '<' or '>' it may
+ * be a function type (function<int(float)>). */
+static int expression_before(const rewriter *r, size_t k) {
+  static const char operators[] = "=([,?+-*/%&|^!~";
+  if (token_is(r, k, "return")) return 1;
+  if (token_is_char(r, k, '(') && (token_is(r, k - 1, "for") || token_is(r, k - 1, "catch")))
+    return 0;
+  for (const char *c = operators; *c; c++)
+    if (token_is_char(r, k, *c)) return 1;
+  return token_is(r, k, "&&");
+}
+
+/* The functional cast INT(x) whose '(' is at i (INT one word: int, unsigned, long, short, char,
+ * signed, or a typedef, optionally std:: or ::), in an expression, with one argument that is not
+ * a type: ::cusim::dev::gpu_cast<INT>(SITE, x). */
+static void functional_cast(rewriter *r, size_t i) {
+  if (i < 2) return;
+  size_t type = i - 1;
+  if (token_in_list(r, type, integer_typedefs)) {
+    if (token_is(r, type - 1, "::")) {
+      type--;
+      if (token_is(r, type - 1, "std")) type--;
+    }
+  } else if (!token_in_list(r, type, integer_words)) {
+    return;
+  }
+  if (type == 0 || token_in_list(r, type - 1, integer_words) || !expression_before(r, type - 1))
+    return;
+  size_t close = single_argument_close(r, i);
+  if (close == NO_TOKEN || close == i + 1) return;
+  /* int(float), int(const T &), int(T *): a function type's parameter, not a value */
+  if ((close == i + 2 && token_is_identifier(r, i + 1) && !is_name(r, i + 1) &&
+       !token_is(r, i + 1, "this") && !token_is(r, i + 1, "true") && !token_is(r, i + 1, "false") &&
+       !token_is(r, i + 1, "nullptr")) ||
+      token_is(r, i + 1, "const") || token_is(r, i + 1, "volatile") ||
+      token_is(r, i + 1, "struct") || token_is(r, i + 1, "class") ||
+      token_is(r, i + 1, "typename") || token_is_char(r, close - 1, '*') ||
+      token_is_char(r, close - 1, '&') || token_is(r, close - 1, "&&"))
+    return;
+  wrap_cast(r, type, i, type, i, 0, NO_TOKEN);
+}
+
+/* static_cast<INTEGER>(x); the C cast (INTEGER)(x) whose operand is parenthesized and not
+ * followed by a postfix operator (the cast would then apply to more than the parentheses); the C
+ * cast (INTEGER)x whose operand is a unary expression (cast_operand_end: (int)x, (int)f[0],
+ * (int)p->v, (unsigned)-x, (long long)f(3)); the functional cast INTEGER(x). */
 void hook_cast(rewriter *r, size_t i) {
   if (r->tokens[i].system) return;
   if (token_is(r, i, "static_cast") && token_is_char(r, i + 1, '<')) {
@@ -280,20 +435,26 @@ void hook_cast(rewriter *r, size_t i) {
     if (!token_is_char(r, close, '>') || !token_is_char(r, close + 1, '(') ||
         !integer_type(r, i + 2, close) || single_argument_close(r, close + 1) == NO_TOKEN)
       return;
-    wrap_cast(r, i, close + 1, i + 2, close, 0);
+    wrap_cast(r, i, close + 1, i + 2, close, 0, NO_TOKEN);
     return;
   }
-  if (!token_is_char(r, i, '(') || is_name(r, i - 1) || token_is_char(r, i - 1, ')') ||
-      token_is_char(r, i - 1, ']') || token_is_char(r, i - 1, '>') ||
-      token_is(r, i - 1, "sizeof") || token_is(r, i - 1, "alignof") ||
-      token_is(r, i - 1, "decltype") || token_is(r, i - 1, "typeid") ||
-      token_is(r, i - 1, "noexcept") || token_is(r, i - 1, "operator"))
+  if (!token_is_char(r, i, '(')) return;
+  functional_cast(r, i);
+  if (is_name(r, i - 1) || token_is_char(r, i - 1, ')') || token_is_char(r, i - 1, ']') ||
+      token_is_char(r, i - 1, '>') || token_is(r, i - 1, "sizeof") ||
+      token_is(r, i - 1, "alignof") || token_is(r, i - 1, "decltype") ||
+      token_is(r, i - 1, "typeid") || token_is(r, i - 1, "noexcept") ||
+      token_is(r, i - 1, "operator") || token_in_list(r, i - 1, integer_words) ||
+      token_in_list(r, i - 1, integer_typedefs))
     return;
   size_t close = i + 1;
   while (close < r->token_count && close - i < 8 && !token_is_char(r, close, ')')) close++;
-  if (!token_is_char(r, close, ')') || !integer_type(r, i + 1, close) ||
-      !token_is_char(r, close + 1, '('))
+  if (!token_is_char(r, close, ')') || !integer_type(r, i + 1, close)) return;
+  if (!token_is_char(r, close + 1, '(')) {
+    size_t operand_end = cast_operand_end(r, close + 1);
+    if (operand_end != NO_TOKEN) wrap_cast(r, i + 1, close, i + 1, close, 1, operand_end);
     return;
+  }
   size_t operand_close = single_argument_close(r, close + 1);
   if (operand_close == NO_TOKEN) return;
   size_t after = operand_close + 1;
@@ -307,5 +468,5 @@ void hook_cast(rewriter *r, size_t i) {
       (token_is_char(r, after, '-') && token_is_char(r, after + 1, '-') &&
        token_touches_previous(r, after + 1)))
     return;
-  wrap_cast(r, i + 1, close + 1, i + 1, close, 1);
+  wrap_cast(r, i + 1, close + 1, i + 1, close, 1, NO_TOKEN);
 }

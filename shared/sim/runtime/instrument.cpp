@@ -730,8 +730,9 @@ void checker_note_off() {
   std::snprintf(text, sizeof text,
                 "%s: races between threads (warp-synchronous code without __syncwarp() among "
                 "them) go unreported, as do a kernel's races with work on other streams, reads "
-                "of uninitialized __shared__ memory and out-of-bounds accesses that stay in "
-                "mapped memory, so a wrong answer may come with no message",
+                "of uninitialized __shared__ memory, out-of-bounds accesses that stay in mapped "
+                "memory and out-of-range implicit float-to-integer conversions (x86's answer, "
+                "not the GPU's), so a wrong answer may come with no message",
                 why);
   print_message("cusim: note: ", text);
 }
