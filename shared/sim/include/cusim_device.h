@@ -874,58 +874,23 @@ inline unsigned atomicDec(unsigned *a, unsigned v) {
 CUSIM_ATOMIC_FP(float)
 CUSIM_ATOMIC_FP(double)
 #undef CUSIM_ATOMIC_FP
-/* The _block and _system scopes are the same operations here. */
-template <class T, class... U> inline T atomicAdd_block(T *a, U... v) {
-  return atomicAdd(a, v...);
-}
-template <class T, class... U> inline T atomicAdd_system(T *a, U... v) {
-  return atomicAdd(a, v...);
-}
-template <class T, class... U> inline T atomicSub_block(T *a, U... v) {
-  return atomicSub(a, v...);
-}
-template <class T, class... U> inline T atomicSub_system(T *a, U... v) {
-  return atomicSub(a, v...);
-}
-template <class T, class... U> inline T atomicExch_block(T *a, U... v) {
-  return atomicExch(a, v...);
-}
-template <class T, class... U> inline T atomicExch_system(T *a, U... v) {
-  return atomicExch(a, v...);
-}
-template <class T, class... U> inline T atomicMin_block(T *a, U... v) {
-  return atomicMin(a, v...);
-}
-template <class T, class... U> inline T atomicMin_system(T *a, U... v) {
-  return atomicMin(a, v...);
-}
-template <class T, class... U> inline T atomicMax_block(T *a, U... v) {
-  return atomicMax(a, v...);
-}
-template <class T, class... U> inline T atomicMax_system(T *a, U... v) {
-  return atomicMax(a, v...);
-}
-template <class T, class... U> inline T atomicCAS_block(T *a, U... v) {
-  return atomicCAS(a, v...);
-}
-template <class T, class... U> inline T atomicCAS_system(T *a, U... v) {
-  return atomicCAS(a, v...);
-}
-template <class T, class... U> inline T atomicAnd_block(T *a, U... v) {
-  return atomicAnd(a, v...);
-}
-template <class T, class... U> inline T atomicOr_block(T *a, U... v) {
-  return atomicOr(a, v...);
-}
-template <class T, class... U> inline T atomicXor_block(T *a, U... v) {
-  return atomicXor(a, v...);
-}
-template <class T, class... U> inline T atomicInc_block(T *a, U... v) {
-  return atomicInc(a, v...);
-}
-template <class T, class... U> inline T atomicDec_block(T *a, U... v) {
-  return atomicDec(a, v...);
-}
+/* The _block and _system scopes are the same operations here: one device, and every simulated
+   thread shares the host's coherent memory. */
+#define CUSIM_ATOMIC_SCOPES(op)                                                                    \
+  template <class T, class... U> inline T op##_block(T *a, U... v) { return op(a, v...); }         \
+  template <class T, class... U> inline T op##_system(T *a, U... v) { return op(a, v...); }
+CUSIM_ATOMIC_SCOPES(atomicAdd)
+CUSIM_ATOMIC_SCOPES(atomicSub)
+CUSIM_ATOMIC_SCOPES(atomicExch)
+CUSIM_ATOMIC_SCOPES(atomicMin)
+CUSIM_ATOMIC_SCOPES(atomicMax)
+CUSIM_ATOMIC_SCOPES(atomicCAS)
+CUSIM_ATOMIC_SCOPES(atomicAnd)
+CUSIM_ATOMIC_SCOPES(atomicOr)
+CUSIM_ATOMIC_SCOPES(atomicXor)
+CUSIM_ATOMIC_SCOPES(atomicInc)
+CUSIM_ATOMIC_SCOPES(atomicDec)
+#undef CUSIM_ATOMIC_SCOPES
 
 /* C++ overloads of the runtime API, as CUDA's cuda_runtime.h declares them. */
 template <class T> inline cudaError_t cudaMalloc(T **devPtr, size_t size) {
