@@ -1,9 +1,9 @@
 // A program that ignores its kernels' errors and exits 0 (as many benchmark programs do): where
 // the memory checker stopped a kernel, the process exits non-zero with one line saying why, as
 // compute-sanitizer --error-exitcode does (issue 27, runtime/instrument.cpp). Usage: exit_status
-// CASE. racy: a data race, the status ignored, return 0; clean: no error, return 0; fails: the
-// race, and the program's own status 3; own: the race, but the program declares its exit status
-// its own verdict (as the workbook's harness does), return 0. nvcc builds this file too.
+// CASE. racy: a race, the status ignored, return 0; clean: no error, return 0; fails: the race,
+// the program's own status 3 (kept, with a note); own: the race, but the program declares its
+// exit status its verdict (as the workbook's harness does), return 0. nvcc builds it too.
 #include <cstdio>
 #include <cstring>
 #include <cuda_runtime.h>

@@ -873,7 +873,17 @@ std::atomic<bool> own_verdict{false};
 
 void exit_status_hook(int status, void *) {
   unsigned n = stops.load();
-  if (status != 0 || n == 0 || own_verdict.load()) return;
+  if (n == 0 || own_verdict.load()) return;
+  if (status != 0) { // the program's own failure stands; say what stopped it and how to go on
+    std::fflush(nullptr);
+    std::fprintf(stderr,
+                 "cusim: note: the memory checker stopped %u kernel%s (the first: %s) before the "
+                 "program exited %d (CUSIM_MEMCHECK=0 runs without the checker and says what goes "
+                 "unreported)\n",
+                 n, n == 1 ? "" : "s", first_stop, status);
+    std::fflush(stderr);
+    return;
+  }
   int code = 1;
   if (const char *e = std::getenv("CUSIM_ERROR_EXITCODE")) {
     char *end = nullptr;
