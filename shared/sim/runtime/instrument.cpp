@@ -97,11 +97,12 @@ std::unordered_multimap<size_t, uintptr_t> shared_cache; // bytes -> offset, of 
 // cudaMalloc/cudaFree loop stops faulting in fresh pages every iteration (a 400 KB loop took 290 us
 // an iteration that way, against 57 us unchecked), while a stale pointer to one of the last frees
 // is still caught. The quarantine is small on purpose: its blocks are the ones a loop cycles
-// through, and 64 MiB of them (ASan's size, less) left every copy missing the cache (97 against
-// 53 us an iteration at 8 MiB and 2 MiB). Past quarantine, a range waits in `reusable` (pages kept,
-// still marked freed) for a cudaMalloc of the same page-rounded size; beyond reusable_max the
-// largest are given back (pages and shadows) and their addresses never reused. Blocks larger than
-// reuse_max_block are given back at once, as before, and never reused.
+// through, and the more of them, the colder each copy into them (the 400 KB loop: 115 us an
+// iteration with 64 MiB, ASan's being 256 MiB; 85-97 us with 8 MiB; 53 us with 2 MiB). Past
+// quarantine, a range waits in `reusable` (pages kept, still marked freed) for a cudaMalloc of the
+// same page-rounded size; beyond reusable_max the largest are given back (pages and shadows) and
+// their addresses never reused. Blocks larger than reuse_max_block are given back at once, as
+// before, and never reused.
 constexpr size_t quarantine_frees = 4, quarantine_max = size_t(2) << 20,
                  reusable_max = size_t(64) << 20, reuse_max_block = size_t(32) << 20;
 struct freed_range {
