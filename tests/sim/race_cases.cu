@@ -102,6 +102,9 @@ __global__ void shared_past(int *out) {
 __global__ void after_free(float *p) {
   p[threadIdx.x] = 2.0f;
 }
+__global__ void after_free_through(float **holder) { // the launch sees only the holder's address
+  holder[0][threadIdx.x] = 2.0f;
+}
 
 __global__ void shared_uninit(int *out) { // reads a slot no thread wrote (the block has 32 threads)
   __shared__ int tile[64];
@@ -274,6 +277,47 @@ int main(int argc, char **argv) {
     cudaFree(a);
     after_free<<<1, 64>>>(a);
     return finish(c, true);
+  }
+  // Freed memory is reused after a quarantine (instrument.cpp): a pointer to a block freed a few
+  // frees ago still stops the kernel that uses it, however many blocks of its size came and went
+  // since; and a cudaMalloc/cudaFree loop does get its addresses back, never one of the last frees.
+  if (!std::strcmp(c, "after_free_recent")) {
+    float *a, **holder;
+    cudaMalloc(&a, 1024 * sizeof(float));
+    cudaFree(a);
+    for (int k = 0; k < 8; ++k) { // the same size, taken and freed again: never a's address
+      float *b;
+      cudaMalloc(&b, 1024 * sizeof(float));
+      if (b == a) std::printf("after_free_recent: a freed block came back at once\n");
+      after_free<<<1, 64>>>(b);
+      cudaFree(b);
+    }
+    cudaMallocManaged(&holder, sizeof(float *));
+    holder[0] = a;
+    after_free_through<<<1, 64>>>(holder);
+    return finish(c, true);
+  }
+  if (!std::strcmp(c, "freed_reuse")) {
+    const int rounds = 600; // 600 x 4 KiB: past the 2 MiB quarantine
+    float *recent[4] = {nullptr, nullptr, nullptr, nullptr};
+    float *seen[rounds];
+    int distinct = 0;
+    bool right = true;
+    for (int r = 0; r < rounds; ++r) {
+      float *d, h[64];
+      cudaMalloc(&d, 1024 * sizeof(float));
+      for (float *q : recent) right = right && d != q; // the last 4 frees stay quarantined
+      bool old = false;
+      for (int k = 0; k < distinct; ++k) old = old || seen[k] == d;
+      if (!old) seen[distinct++] = d;
+      after_free<<<1, 64>>>(d);
+      cudaMemcpy(h, d, sizeof h, cudaMemcpyDeviceToHost);
+      right = right && h[0] == 2.0f && h[63] == 2.0f;
+      cudaFree(d);
+      recent[r % 4] = d;
+    }
+    if (distinct == rounds) std::printf("freed_reuse: no address was reused\n");
+    return finish(c, right && distinct < rounds);
   }
   // Pool memory (pools.cpp): a block used after its cudaFreeAsync, a write past a small block
   // (into what a GPU pads it to, 512 bytes), and a block freed and taken again, used rightly.

@@ -161,6 +161,10 @@ void on_fault(int sig, siginfo_t *info, void *context) {
                     "illegal address %p, %s the nearest allocation (%s memory at 0x%zx, %zu "
                     "bytes)\n",
                     info->si_addr, rel, kind_name(l.kind), (size_t)l.base, l.size);
+    } else if (l.freed) {
+      std::snprintf(msg + len, sizeof msg - len,
+                    "illegal address %p, inside %s memory that was freed (%zu bytes at 0x%zx)\n",
+                    info->si_addr, kind_name(l.kind), l.size, (size_t)l.base);
     } else {
       std::snprintf(msg + len, sizeof msg - len, "illegal address %p (no allocation near it)\n",
                     info->si_addr);

@@ -302,6 +302,26 @@ lookup nearest_allocation(const void *p) {
     r.base = it->first;
     r.size = it->second.size;
   };
+  if (above != live.begin()) {
+    auto below = std::prev(above);
+    if (a - below->first < below->second.size) { // inside a live block
+      take(below, 0);
+      return r;
+    }
+  }
+  // Inside a block freed not long ago (the memory checker's use after free): that one, not the
+  // nearest live block, is what the access meant.
+  auto ft = freed.upper_bound(a);
+  if (ft != freed.begin()) {
+    --ft;
+    if (a - ft->first < std::max<size_t>(ft->second.size, 1)) {
+      r.freed = true;
+      r.kind = ft->second.kind;
+      r.base = ft->first;
+      r.size = ft->second.size;
+      return r;
+    }
+  }
   if (above != live.end()) take(above, above->first - a);
   if (above != live.begin()) {
     auto below = std::prev(above);
