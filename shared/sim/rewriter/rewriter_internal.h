@@ -185,6 +185,8 @@ int compare_edits(const void *a, const void *b);
 
 size_t matching_angle_backward(const rewriter *r, size_t close);
 size_t matching_paren_backward(const rewriter *r, size_t close);
+size_t attribute_group_end(const rewriter *r, size_t k);
+size_t attribute_group_start(const rewriter *r, size_t close);
 void scan(rewriter *r);
 
 /* ---- launches.c, shared_decl.c, kernel_parameters.c: what the scan rewrites or checks ------ */

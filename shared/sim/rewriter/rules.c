@@ -156,8 +156,14 @@ static int is_scope_boundary(const rewriter *r, size_t k) {
  * far away. */
 static size_t declaration_start(const rewriter *r, size_t name) {
   size_t k = name;
-  while (k > 0 && !is_scope_boundary(r, k - 1)) {
+  while (k > 0) {
     if (name - k > RULE_WALK_LIMIT) return NO_TOKEN;
+    size_t group = attribute_group_start(r, k - 1); /* its ':' (N < 512 ? N : 512) is no label */
+    if (group != NO_TOKEN) {
+      k = group;
+      continue;
+    }
+    if (is_scope_boundary(r, k - 1)) break;
     k--;
   }
   return k;
@@ -195,8 +201,12 @@ static void check_kernel_return(rewriter *r, size_t first, size_t name) {
   size_t void_count = 0, other = NO_TOKEN;
   for (size_t k = first; k < name; k++) {
     if (token_is(r, k, "template") && token_is_char(r, k + 1, '<')) {
-      size_t close = NO_TOKEN, depth = 0;
+      /* The header's parenthesized parts (template <int N = (3 > 2)>) hold no angle of it. */
+      size_t close = NO_TOKEN, depth = 0, parens = 0;
       for (size_t j = k + 1; j < name; j++) {
+        if (token_is_char(r, j, '(')) parens++;
+        if (token_is_char(r, j, ')') && parens > 0) parens--;
+        if (parens > 0) continue;
         if (token_is_char(r, j, '<')) depth++;
         if (token_is_char(r, j, '>') && --depth == 0) {
           close = j;
@@ -207,14 +217,9 @@ static void check_kernel_return(rewriter *r, size_t first, size_t name) {
       k = close;
       continue;
     }
-    if (token_in_list(r, k, attribute_words) && token_is_char(r, k + 1, '(')) {
-      size_t close = skip_group_forward(r, k + 1, '(', ')');
-      if (close == NO_TOKEN) return;
-      k = close;
-      continue;
-    }
-    if (token_is_char(r, k, '[') && token_is_char(r, k + 1, '[')) {
-      size_t close = skip_group_forward(r, k, '[', ']');
+    if (token_in_list(r, k, attribute_words) ||
+        (token_is_char(r, k, '[') && token_is_char(r, k + 1, '['))) {
+      size_t close = attribute_group_end(r, k);
       if (close == NO_TOKEN) return;
       k = close;
       continue;
@@ -361,19 +366,9 @@ static void collect_functions(rewriter *r, function_table *table, unsigned char 
     if (token_is_char(r, i, ')') && parens > 0) parens--;
     if (parens != 0 || !is_name(r, i) || !token_is_char(r, i + 1, '(') || i == 0) continue;
     size_t before = i - 1;
-    if (token_is_char(r, before, ')')) { /* void __launch_bounds__(256) name(: the attribute */
-      size_t open = NO_TOKEN, depth = 0;
-      for (size_t k = before + 1; k-- > 0 && before - k < RULE_WALK_LIMIT;) {
-        if (is_statement_boundary(r, k)) break;
-        if (token_is_char(r, k, ')')) depth++;
-        if (token_is_char(r, k, '(') && --depth == 0) {
-          open = k;
-          break;
-        }
-      }
-      if (open != NO_TOKEN && open > 1 && token_is(r, open - 1, "__launch_bounds__"))
-        before = open - 2;
-    }
+    /* void __launch_bounds__(256) name( and void [[nodiscard]] name(: the attributes */
+    for (size_t group; (group = attribute_group_start(r, before)) != NO_TOKEN && group > 0;)
+      before = group - 1;
     if (!(token_is_identifier(r, before) || token_is_char(r, before, '*') ||
           token_is_char(r, before, '&') || token_is(r, before, "&&") ||
           token_is_char(r, before, '>') || token_is(r, before, "::")) ||
@@ -494,6 +489,11 @@ static void check_calls(rewriter *r, function_table *table, const unsigned char 
       continue;
     }
     if (space == 0 || space == SPACE_UNKNOWN) continue;
+    size_t attribute_end = attribute_group_end(r, i);
+    if (attribute_end != NO_TOKEN) { /* alignas(1 << 4): a constant, no shift or call to hook */
+      i = attribute_end;
+      continue;
+    }
     if (branch_sites && r->marker_count > 0 && (space & (SPACE_DEVICE | SPACE_GLOBAL)) &&
         !(space & SPACE_CONSTEXPR) &&
         (token_is(r, i, "if") || token_is(r, i, "while") || token_is(r, i, "for")))
