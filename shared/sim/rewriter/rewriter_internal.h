@@ -199,7 +199,8 @@ void check_kernel_parameters(rewriter *r, size_t at);
 
 /* ---- rules.c: nvcc's static rules; hooks.c and builtins.c: what they rewrite in device code - */
 
-extern int branch_sites; /* cusim_rewrite_set_branch_sites (rewrite.c) */
+extern int branch_sites;            /* cusim_rewrite_set_branch_sites (rewrite.c) */
+extern const char *device_warnings; /* cusim_rewrite_set_device_warnings (rewrite.c) */
 void check_rules(rewriter *r);
 void hook_branch(rewriter *r, size_t i);
 void hook_shift(rewriter *r, size_t i);

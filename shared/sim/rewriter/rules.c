@@ -44,6 +44,10 @@ typedef struct function_table {
   /* Non-template __global__ definitions, for cudaLaunchKernel's registry: name, '(' and '{'. */
   size_t *kernels;
   size_t kernel_count, kernel_capacity;
+  /* Device-only definitions (__global__, or __device__ without __host__) outside system
+   * headers: the first token of each declaration and the '{' of its body. */
+  size_t *device_definitions;
+  size_t device_definition_count, device_definition_capacity;
   /* Namespace aliases (namespace cg = cooperative_groups;): alias and namespace name tokens. */
   size_t *aliases;
   size_t alias_count, alias_capacity;
@@ -316,6 +320,49 @@ static void strip_launch_bounds(rewriter *r) {
   }
 }
 
+/* With device_warnings set: each device-only definition between _Pragma("GCC diagnostic push")
+ * and "pop", on its own lines (the lines stay). Inside, every listed -W option is first made a
+ * warning (gcc: its group's members too) and then ignored (clang, where an option that
+ * -Werror=NAME made an error stays one as a warning); -Wpragmas and -Wunknown-warning-option
+ * quiet the options one compiler does not know. Runs after register_kernels: the pop follows a
+ * kernel's registration, inserted after the same '}'. */
+static void relax_device_warnings(rewriter *r, const function_table *table) {
+  if (!device_warnings) return;
+  for (size_t e = 0; e + 1 < table->device_definition_count && !r->out_of_memory; e += 2) {
+    size_t first = table->device_definitions[e], body = table->device_definitions[e + 1];
+    size_t depth = 0, end = NO_TOKEN;
+    for (size_t k = body; k < r->token_count; k++) {
+      if (token_is_char(r, k, '{')) depth++;
+      if (token_is_char(r, k, '}') && --depth == 0) {
+        end = k;
+        break;
+      }
+    }
+    if (end == NO_TOKEN) continue;
+    r->scratch.size = 0;
+    scratch_text(r, "_Pragma(\"GCC diagnostic push\") "
+                    "_Pragma(\"GCC diagnostic ignored \\\"-Wpragmas\\\"\") "
+                    "_Pragma(\"GCC diagnostic ignored \\\"-Wunknown-warning-option\\\"\") ");
+    for (int pass = 0; pass < 2; pass++) {
+      const char *option = device_warnings;
+      while (*option) {
+        size_t length = strcspn(option, ",");
+        scratch_text(r, pass == 0 ? "_Pragma(\"GCC diagnostic warning \\\""
+                                  : "_Pragma(\"GCC diagnostic ignored \\\"");
+        if (!buffer_append(&r->scratch, option, length)) r->out_of_memory = 1;
+        scratch_text(r, "\\\"\") ");
+        option += length + (option[length] == ',');
+      }
+    }
+    size_t at = r->tokens[first].start;
+    add_edit(r, first, at, at);
+    r->scratch.size = 0;
+    scratch_text(r, " _Pragma(\"GCC diagnostic pop\")");
+    size_t after = r->tokens[end].start + 1;
+    add_edit(r, end, after, after);
+  }
+}
+
 /* Pass 1: every function declared outside function bodies, with its execution spaces; marks
  * in body_space the '{' of each definition's body. */
 static void collect_functions(rewriter *r, function_table *table, unsigned char *body_space,
@@ -439,6 +486,15 @@ static void collect_functions(rewriter *r, function_table *table, unsigned char 
         /* written __device__ or __global__, in any file: the built-ins resolve there */
         device_body[k] = (unsigned char)(global_at != NO_TOKEN || device_at != NO_TOKEN);
         if (spaces == SPACE_GLOBAL && !r->tokens[i].system) note_kernel(r, table, first, i, k);
+        if ((spaces == SPACE_GLOBAL || spaces == SPACE_DEVICE) && !r->tokens[i].system) {
+          if (!reserve((void **)&table->device_definitions, &table->device_definition_capacity,
+                       table->device_definition_count + 2, sizeof(size_t))) {
+            r->out_of_memory = 1;
+            break;
+          }
+          table->device_definitions[table->device_definition_count++] = first;
+          table->device_definitions[table->device_definition_count++] = k;
+        }
         break;
       }
       if (token_is_char(r, k, '=') || token_is_char(r, k, ',')) break;
@@ -581,11 +637,13 @@ void check_rules(rewriter *r) {
   /* Only preprocessed input has the headers that declare the registry. */
   if (r->marker_count > 0) {
     register_kernels(r, &table);
+    relax_device_warnings(r, &table);
     strip_launch_bounds(r);
     rewrite_builtins(r, device_body);
   }
   free(table.slots);
   free(table.kernels);
+  free(table.device_definitions);
   free(table.aliases);
   free(body_space);
   free(device_body);
