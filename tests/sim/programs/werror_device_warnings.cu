@@ -37,8 +37,8 @@ __global__ void below_limit(const int *x, int n, unsigned *count) {
 
 #ifdef HOST_DEVICE_WARNING
 __host__ __device__ unsigned both(int t, unsigned m) {
-  return t < m;
-} // error: host code too
+  return t < m; // error: host code too
+}
 #endif
 
 int main() {
