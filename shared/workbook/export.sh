@@ -183,7 +183,8 @@ scan_for_leaks() { # BUNDLE: print one line per copied solution; status 1 when t
 # The build is the bundle's own build/ (removed afterwards), where a learner's ./workbook makes it:
 # the same place relative to the sources as every learner's build, so a compiler cache shared with
 # other builds (CI's ccache) finds what they compiled. Its logs go to LOGS/build.log and
-# LOGS/check.log (LOGS: a folder of its own, made with mktemp -d).
+# LOGS/check.log (LOGS: a folder of its own, made with mktemp -d; removed unless the build log
+# is named, when a lesson does not build).
 bundle_exercises_pass() { # BUNDLE LOGS LESSON...: one line per lesson that passes or is unchecked
   local bundle=$1 logs=$2 build=$1/build lesson backend targets=() problems=0 wanted unbuilt=no
   shift 2
@@ -212,7 +213,7 @@ bundle_exercises_pass() { # BUNDLE LOGS LESSON...: one line per lesson that pass
       problems=$((problems + 1))
     fi
   done
-  [ $unbuilt = no ] || echo "(build log: $logs/build.log)"
+  if [ $unbuilt = no ]; then rm -rf "$logs"; else echo "(build log: $logs/build.log)"; fi
   rm -rf "$build"
   [ $problems -eq 0 ]
 }
@@ -383,7 +384,7 @@ cmd_export() {
   if [ $problems -ne 0 ]; then
     rm -rf "${dir:?}"/* "${dir:?}"/.[!.]* 2>/dev/null
     [ $created = yes ] && rmdir "$dir" 2>/dev/null
-    rm -f "$check_logs/check.log" # the build log stays: the lines above may name it
+    rm -f "$check_logs/check.log" # a build log named above stays (else the folder is gone)
     [ $regions_ok = yes ] ||
       say "Changed an exercise on purpose? bash shared/workbook/task-checksums.sh --write"
     bad "Export refused: answers would ship, or files that are not the course (listed above); the bundle was removed."
