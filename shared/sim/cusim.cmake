@@ -26,8 +26,12 @@ if(CUSIM_MEMCHECK AND (NOT DEFINED WB_SANITIZE OR WB_SANITIZE STREQUAL ""))
         -fsanitize=float-cast-overflow
         CACHE INTERNAL "compile options of instrumented .cu files")
   elseif(CMAKE_CXX_COMPILER_ID MATCHES "Clang")
+    # -tsan-instrument-read-before-write: clang's pass drops the read of `*count += 1` when a
+    # write to the same address follows in the block (for TSan a write conflicts with every
+    # access); the checker, which lets two plain writes meet, needs the read to see that race.
     set(CUSIM_CHECKER_FLAGS -fsanitize=thread -mllvm -tsan-instrument-func-entry-exit=0
-        -mllvm -tsan-distinguish-volatile=1 -gline-tables-only -fsanitize=float-cast-overflow
+        -mllvm -tsan-distinguish-volatile=1 -mllvm -tsan-instrument-read-before-write=1
+        -gline-tables-only -fsanitize=float-cast-overflow
         CACHE INTERNAL "compile options of instrumented .cu files")
   endif()
 endif()

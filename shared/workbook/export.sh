@@ -182,36 +182,38 @@ scan_for_leaks() { # BUNDLE: print one line per copied solution; status 1 when t
 # An exercise that passes holds an answer; one that cannot be built cannot be vouched for.
 # The build is the bundle's own build/ (removed afterwards), where a learner's ./workbook makes it:
 # the same place relative to the sources as every learner's build, so a compiler cache shared with
-# other builds (CI's ccache) finds what they compiled. Its logs go to LOGS.log and LOGS.check.log.
+# other builds (CI's ccache) finds what they compiled. Its logs go to LOGS/build.log and
+# LOGS/check.log (LOGS: a folder of its own, made with mktemp -d; removed unless the build log
+# is named, when a lesson does not build).
 bundle_exercises_pass() { # BUNDLE LOGS LESSON...: one line per lesson that passes or is unchecked
   local bundle=$1 logs=$2 build=$1/build lesson backend targets=() problems=0 wanted unbuilt=no
   shift 2
   wanted=$(lesson_numbers "$@")
   (cd "$bundle" && cmake --preset default -B "$build" "${EXTRA_CMAKE_ARGS[@]}" -DWB_TESTS=learner \
-    -DBUILD_TESTING=ON -DWB_SIM=ON -DWB_CUDA=OFF "-DWB_LESSONS=${wanted// /;}") >"$logs.log" 2>&1 ||
-    { echo "the bundle does not configure (log: $logs.log)"; return 1; }
+    -DBUILD_TESTING=ON -DWB_SIM=ON -DWB_CUDA=OFF "-DWB_LESSONS=${wanted// /;}") >"$logs/build.log" 2>&1 ||
+    { echo "the bundle does not configure (log: $logs/build.log)"; return 1; }
   for lesson in "$@"; do
     backend=sim
     [ -f "$bundle/lessons/$lesson/exercise.c" ] && backend=cpu
     targets+=("$lesson.exercise.$backend")
   done
-  if ! cmake --build "$build" -j "$JOBS" --target "${targets[@]}" >>"$logs.log" 2>&1; then
+  if ! cmake --build "$build" -j "$JOBS" --target "${targets[@]}" >>"$logs/build.log" 2>&1; then
     for lesson in "${targets[@]}"; do # one by one: which of them do build
-      [ -x "$build/bin/$lesson" ] || cmake --build "$build" -j "$JOBS" --target "$lesson" >>"$logs.log" 2>&1
+      [ -x "$build/bin/$lesson" ] || cmake --build "$build" -j "$JOBS" --target "$lesson" >>"$logs/build.log" 2>&1
     done
   fi
   ctest --test-dir "$build" -j "$JOBS" -R "^($(printf '%s|' "${targets[@]//./\\.}" | sed 's/|$//'))\$" \
-    >"$logs.check.log" 2>&1
+    >"$logs/check.log" 2>&1
   for lesson in "${targets[@]}"; do
     if [ ! -x "$build/bin/$lesson" ]; then
       echo "lesson ${lesson%%-*}: its exercise does not build in the bundle"
       problems=$((problems + 1)) unbuilt=yes
-    elif grep -q -E "Test +#[0-9]+: ${lesson//./\\.} \.+ +Passed" "$logs.check.log"; then
+    elif grep -q -E "Test +#[0-9]+: ${lesson//./\\.} \.+ +Passed" "$logs/check.log"; then
       echo "lesson ${lesson%%-*}: its exercise passes its check: an answer is in it"
       problems=$((problems + 1))
     fi
   done
-  [ $unbuilt = no ] || echo "(build log: $logs.log)"
+  if [ $unbuilt = no ]; then rm -rf "$logs"; else echo "(build log: $logs/build.log)"; fi
   rm -rf "$build"
   [ $problems -eq 0 ]
 }
@@ -377,19 +379,18 @@ cmd_export() {
   fi
   bundle_extra_files "$dir" || problems=1
   check_logs=$(mktemp -d "${TMPDIR:-/tmp}/workbook-export-check.XXXXXX") || fatal "cannot create a temporary folder"
-  rmdir "$check_logs" # a name for the check's logs
   say "Checking that each exercise fails its check (building $(counted "${#lessons[@]}" lesson))..."
   bundle_exercises_pass "$dir" "$check_logs" "${lessons[@]}" || problems=1
   if [ $problems -ne 0 ]; then
     rm -rf "${dir:?}"/* "${dir:?}"/.[!.]* 2>/dev/null
     [ $created = yes ] && rmdir "$dir" 2>/dev/null
-    rm -f "$check_logs.check.log"
+    rm -f "$check_logs/check.log" # a build log named above stays (else the folder is gone)
     [ $regions_ok = yes ] ||
       say "Changed an exercise on purpose? bash shared/workbook/task-checksums.sh --write"
     bad "Export refused: answers would ship, or files that are not the course (listed above); the bundle was removed."
     return 1
   fi
-  rm -f "$check_logs.log" "$check_logs.check.log"
+  rm -rf "$check_logs"
   good "No answers in the bundle: task regions as shipped, every check fails; only course files ($([ "$EXPORT_SOURCE" = git ] && echo "git's index" || echo "the tree's files"))."
   if [ $verify = yes ]; then
     # In the bundle's build/ as a learner's would be (then removed); the log in a temporary file.

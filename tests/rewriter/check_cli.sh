@@ -44,5 +44,17 @@ cp in.cu 'odd "name\.cu'
 check "a name that needs escaping" 0 '^#line 1 "odd \\"name\\\\\.cu"$' out4.cpp -- \
   "$rewriter" 'odd "name\.cu' out4.cpp
 
+# --device-warnings (nvcc-sim with -Werror): device-only definitions, and only they, between
+# _Pragma("GCC diagnostic push") and "pop", with the lines kept; a bad option is a usage error.
+printf '# 1 "w.cu"\n__global__ void k(int *o, int n) {\n  o[0] = 1;\n}\n__host__ __device__ int b(int x) { return x; }\nint h(int x) { return x; }\n' >w.cu
+check "--device-warnings: a kernel" 0 '^_Pragma("GCC diagnostic push") .*_Pragma("GCC diagnostic warning \\"-Wsign-compare\\"") .*_Pragma("GCC diagnostic ignored \\"-Wall\\"") .*__global__ void k' w.cpp -- \
+  "$rewriter" --device-warnings=-Wall,-Wsign-compare w.cu w.cpp
+check "--device-warnings: the pop after the body" 0 '^} .*_Pragma("GCC diagnostic pop")$' w.cpp -- \
+  bash -c '[[ $(grep -c Pragma w.cpp) == 2 && $(wc -l <w.cpp) == 7 ]]'
+check "--device-warnings: host code untouched" 0 '^__host__ __device__ int b(int x) { return x; }$' w.cpp -- \
+  grep -q '^int h(int x) { return x; }$' w.cpp
+check "--device-warnings: a bad option" 2 "takes -W options separated by commas" stderr.txt -- \
+  "$rewriter" '--device-warnings=-Wall,"x' w.cu w.cpp
+
 [[ $failures == 0 ]] && echo "PASS: command line"
 exit $((failures > 0))

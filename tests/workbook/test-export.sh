@@ -127,6 +127,12 @@ check "export of a committed answer: the fingerprints agree (the check found it)
   none_of grep -q -E "differs from the shipped|are not as shipped|outside the task regions" "$out"
 check "export of a committed answer: not a copy of the solution (the check found it)" lacks "$out" "a copy of"
 check "export of an exercise that does not build: names it" contains "$out" "lesson $other: its exercise does not build in the bundle"
+# The build log it names is in a folder of its own (mktemp -d), not a name beside a removed one.
+build_log=$(sed -n 's/^(build log: \(.*\))$/\1/p' "$out" | tail -n 1)
+check "export refused: the build log it names is in a private folder of its own" \
+  test -f "$build_log" -a "$(stat -c %a "$(dirname "$build_log")" 2>/dev/null)" = 700 \
+  -a "$(dirname "$build_log")" != "${TMPDIR:-/tmp}"
+case $build_log in */workbook-export-check.*/build.log) rm -rf "${build_log%/build.log}" ;; esac
 check "export refused: the given folder is left empty" test -z "$(ls -A "$SCRATCH/committed-bundle")"
 
 # An answer in one task region of an exercise that still fails its check (the other tasks are

@@ -126,6 +126,16 @@ template <class T, class U> __attribute__((always_inline)) inline void raw_set(T
 #define CUSIM_SET(x, v) ((x) = (v))
 #endif
 
+/* clang before 16 turns a copy it does not split into loads and stores (a float4, any struct of
+   16 bytes or more: cell[i] = in[i]) into a call of the C library's memcpy, which the checker
+   does not see: the write was lost, and a later read of it looked uninitialized. In an
+   instrumented file, memcpy, memmove and memset are the checker's (__tsan_memcpy, ..., as
+   clang 16 and later call them): a symbol alias of this object file only, so neither the
+   runtime's own copies nor other files' are affected. */
+#if defined(CUSIM_CHECKED) && defined(__clang__) && !defined(CUSIM_TSAN)
+__asm__(".set memcpy, __tsan_memcpy\n\t.set memmove, __tsan_memmove\n\t.set memset, __tsan_memset");
+#endif
+
 /* The part of a block's state that block_loop reads; the runtime keeps the rest. */
 struct block {
   unsigned next;       /* next thread never started */

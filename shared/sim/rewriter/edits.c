@@ -57,5 +57,7 @@ int compare_edits(const void *a, const void *b) {
   const edit *x = a, *y = b;
   /* at one offset an insertion (empty range) goes before a replacement that starts there */
   if (x->start != y->start) return x->start < y->start ? -1 : 1;
-  return x->end < y->end ? -1 : x->end > y->end;
+  if (x->end != y->end) return x->end < y->end ? -1 : 1;
+  /* insertions at one offset keep the order they were made in (their texts' order) */
+  return x->text_start < y->text_start ? -1 : x->text_start > y->text_start;
 }

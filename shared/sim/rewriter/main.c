@@ -7,7 +7,7 @@
 #include <string.h>
 
 static const char usage[] =
-    "usage: cusim-rewrite [--no-branch-sites] INPUT.cu OUTPUT.cpp\n"
+    "usage: cusim-rewrite [--no-branch-sites] [--device-warnings=LIST] INPUT.cu OUTPUT.cpp\n"
     "       cusim-rewrite INPUT.cu -o OUTPUT.cpp\n"
     "Rewrites a CUDA C file into C++ for the CPU simulator: kernel launches become calls of\n"
     "::cusim::launch, __shared__ declarations become references into the block's shared memory,\n"
@@ -15,6 +15,9 @@ static const char usage[] =
     "'-' reads standard input or writes standard output.\n"
     "--no-branch-sites leaves the conditions of device code unwrapped (no branch counts for\n"
     "the profiler; NVRTC uses it, so that its log's columns are the string's own).\n"
+    "--device-warnings=-Wall,-Wsign-compare: on preprocessed input, those host-compiler\n"
+    "warnings never fail the build in __global__ and __device__-only functions, whose bodies\n"
+    "nvcc's host compiler never sees (nvcc-sim passes the -W options of a -Werror build).\n"
     "Exit status: 0 done, 1 errors in the input (reported as file:line:col: error: ...),\n"
     "2 usage error.\n";
 
@@ -71,6 +74,9 @@ int main(int argc, char **argv) {
       options_done = 1;
     } else if (!options_done && strcmp(argument, "--no-branch-sites") == 0) {
       cusim_rewrite_set_branch_sites(0);
+    } else if (!options_done && strncmp(argument, "--device-warnings=", 18) == 0) {
+      if (!cusim_rewrite_set_device_warnings(argument + 18))
+        return usage_error("--device-warnings takes -W options separated by commas: ", argument);
     } else if (!options_done && strcmp(argument, "-o") == 0) {
       if (i + 1 >= argc) return usage_error("-o needs a file name", NULL);
       if (output_path) return usage_error("more than one output file", NULL);

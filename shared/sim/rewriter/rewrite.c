@@ -25,6 +25,26 @@ void cusim_rewrite_set_branch_sites(int on) {
   branch_sites = on;
 }
 
+const char *device_warnings = NULL; /* cusim_rewrite_set_device_warnings */
+
+int cusim_rewrite_set_device_warnings(const char *list) {
+  if (list && *list) {
+    const char *option = list;
+    for (const char *c = list;; c++) {
+      if (*c == ',' || *c == '\0') {
+        if (c - option < 3 || option[0] != '-' || option[1] != 'W') return 0;
+        if (*c == '\0') break;
+        option = c + 1;
+      } else if (!((*c >= 'a' && *c <= 'z') || (*c >= 'A' && *c <= 'Z') ||
+                   (*c >= '0' && *c <= '9') || *c == '-' || *c == '+' || *c == '_')) {
+        return 0;
+      }
+    }
+  }
+  device_warnings = list && *list ? list : NULL;
+  return 1;
+}
+
 int cusim_rewrite_buffer(const char *input, size_t size, const char *filename, cusim_sink output,
                          cusim_sink errors) {
   rewriter r;

@@ -27,6 +27,17 @@ int cusim_rewrite_buffer(const char *input, size_t size, const char *filename, c
  * NVRTC turns it off: the wrapping moves columns, and its log puts a caret under the string. */
 void cusim_rewrite_set_branch_sites(int on);
 
+/* Host-compiler warnings that never fail a build in device-only code (__global__ and __device__
+ * function definitions, not __host__ __device__ ones): list is a comma-separated list of -W
+ * options ("-Wall,-Wextra,-Wsign-compare"), or NULL for none (the default). nvcc's host compiler
+ * never sees those bodies, so its -Werror cannot fail on them; the simulator compiles them with
+ * the host compiler, and nvcc-sim passes here the -W options that -Werror would make errors.
+ * Each definition is then wrapped in _Pragma("GCC diagnostic ...") on its own lines: with gcc
+ * the warnings stay warnings, with clang they are not shown. Returns 0 (and keeps the previous
+ * list) when an option is not -W followed by letters, digits, '-', '+' and '_'. The list is
+ * used, not copied: it must live as long as the rewrites. */
+int cusim_rewrite_set_device_warnings(const char *list);
+
 #ifdef __cplusplus
 }
 #endif

@@ -185,6 +185,8 @@ int compare_edits(const void *a, const void *b);
 
 size_t matching_angle_backward(const rewriter *r, size_t close);
 size_t matching_paren_backward(const rewriter *r, size_t close);
+size_t attribute_group_end(const rewriter *r, size_t k);
+size_t attribute_group_start(const rewriter *r, size_t close);
 void scan(rewriter *r);
 
 /* ---- launches.c, shared_decl.c, kernel_parameters.c: what the scan rewrites or checks ------ */
@@ -197,7 +199,8 @@ void check_kernel_parameters(rewriter *r, size_t at);
 
 /* ---- rules.c: nvcc's static rules; hooks.c and builtins.c: what they rewrite in device code - */
 
-extern int branch_sites; /* cusim_rewrite_set_branch_sites (rewrite.c) */
+extern int branch_sites;            /* cusim_rewrite_set_branch_sites (rewrite.c) */
+extern const char *device_warnings; /* cusim_rewrite_set_device_warnings (rewrite.c) */
 void check_rules(rewriter *r);
 void hook_branch(rewriter *r, size_t i);
 void hook_shift(rewriter *r, size_t i);

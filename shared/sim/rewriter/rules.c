@@ -44,6 +44,10 @@ typedef struct function_table {
   /* Non-template __global__ definitions, for cudaLaunchKernel's registry: name, '(' and '{'. */
   size_t *kernels;
   size_t kernel_count, kernel_capacity;
+  /* Device-only definitions (__global__, or __device__ without __host__) outside system
+   * headers: the first token of each declaration and the '{' of its body. */
+  size_t *device_definitions;
+  size_t device_definition_count, device_definition_capacity;
   /* Namespace aliases (namespace cg = cooperative_groups;): alias and namespace name tokens. */
   size_t *aliases;
   size_t alias_count, alias_capacity;
@@ -156,8 +160,14 @@ static int is_scope_boundary(const rewriter *r, size_t k) {
  * far away. */
 static size_t declaration_start(const rewriter *r, size_t name) {
   size_t k = name;
-  while (k > 0 && !is_scope_boundary(r, k - 1)) {
+  while (k > 0) {
     if (name - k > RULE_WALK_LIMIT) return NO_TOKEN;
+    size_t group = attribute_group_start(r, k - 1); /* its ':' (N < 512 ? N : 512) is no label */
+    if (group != NO_TOKEN) {
+      k = group;
+      continue;
+    }
+    if (is_scope_boundary(r, k - 1)) break;
     k--;
   }
   return k;
@@ -195,8 +205,12 @@ static void check_kernel_return(rewriter *r, size_t first, size_t name) {
   size_t void_count = 0, other = NO_TOKEN;
   for (size_t k = first; k < name; k++) {
     if (token_is(r, k, "template") && token_is_char(r, k + 1, '<')) {
-      size_t close = NO_TOKEN, depth = 0;
+      /* The header's parenthesized parts (template <int N = (3 > 2)>) hold no angle of it. */
+      size_t close = NO_TOKEN, depth = 0, parens = 0;
       for (size_t j = k + 1; j < name; j++) {
+        if (token_is_char(r, j, '(')) parens++;
+        if (token_is_char(r, j, ')') && parens > 0) parens--;
+        if (parens > 0) continue;
         if (token_is_char(r, j, '<')) depth++;
         if (token_is_char(r, j, '>') && --depth == 0) {
           close = j;
@@ -207,14 +221,9 @@ static void check_kernel_return(rewriter *r, size_t first, size_t name) {
       k = close;
       continue;
     }
-    if (token_in_list(r, k, attribute_words) && token_is_char(r, k + 1, '(')) {
-      size_t close = skip_group_forward(r, k + 1, '(', ')');
-      if (close == NO_TOKEN) return;
-      k = close;
-      continue;
-    }
-    if (token_is_char(r, k, '[') && token_is_char(r, k + 1, '[')) {
-      size_t close = skip_group_forward(r, k, '[', ']');
+    if (token_in_list(r, k, attribute_words) ||
+        (token_is_char(r, k, '[') && token_is_char(r, k + 1, '['))) {
+      size_t close = attribute_group_end(r, k);
       if (close == NO_TOKEN) return;
       k = close;
       continue;
@@ -311,6 +320,49 @@ static void strip_launch_bounds(rewriter *r) {
   }
 }
 
+/* With device_warnings set: each device-only definition between _Pragma("GCC diagnostic push")
+ * and "pop", on its own lines (the lines stay). Inside, every listed -W option is first made a
+ * warning (gcc: its group's members too) and then ignored (clang, where an option that
+ * -Werror=NAME made an error stays one as a warning); -Wpragmas and -Wunknown-warning-option
+ * quiet the options one compiler does not know. Runs after register_kernels: the pop follows a
+ * kernel's registration, inserted after the same '}'. */
+static void relax_device_warnings(rewriter *r, const function_table *table) {
+  if (!device_warnings) return;
+  for (size_t e = 0; e + 1 < table->device_definition_count && !r->out_of_memory; e += 2) {
+    size_t first = table->device_definitions[e], body = table->device_definitions[e + 1];
+    size_t depth = 0, end = NO_TOKEN;
+    for (size_t k = body; k < r->token_count; k++) {
+      if (token_is_char(r, k, '{')) depth++;
+      if (token_is_char(r, k, '}') && --depth == 0) {
+        end = k;
+        break;
+      }
+    }
+    if (end == NO_TOKEN) continue;
+    r->scratch.size = 0;
+    scratch_text(r, "_Pragma(\"GCC diagnostic push\") "
+                    "_Pragma(\"GCC diagnostic ignored \\\"-Wpragmas\\\"\") "
+                    "_Pragma(\"GCC diagnostic ignored \\\"-Wunknown-warning-option\\\"\") ");
+    for (int pass = 0; pass < 2; pass++) {
+      const char *option = device_warnings;
+      while (*option) {
+        size_t length = strcspn(option, ",");
+        scratch_text(r, pass == 0 ? "_Pragma(\"GCC diagnostic warning \\\""
+                                  : "_Pragma(\"GCC diagnostic ignored \\\"");
+        if (!buffer_append(&r->scratch, option, length)) r->out_of_memory = 1;
+        scratch_text(r, "\\\"\") ");
+        option += length + (option[length] == ',');
+      }
+    }
+    size_t at = r->tokens[first].start;
+    add_edit(r, first, at, at);
+    r->scratch.size = 0;
+    scratch_text(r, " _Pragma(\"GCC diagnostic pop\")");
+    size_t after = r->tokens[end].start + 1;
+    add_edit(r, end, after, after);
+  }
+}
+
 /* Pass 1: every function declared outside function bodies, with its execution spaces; marks
  * in body_space the '{' of each definition's body. */
 static void collect_functions(rewriter *r, function_table *table, unsigned char *body_space,
@@ -361,19 +413,9 @@ static void collect_functions(rewriter *r, function_table *table, unsigned char 
     if (token_is_char(r, i, ')') && parens > 0) parens--;
     if (parens != 0 || !is_name(r, i) || !token_is_char(r, i + 1, '(') || i == 0) continue;
     size_t before = i - 1;
-    if (token_is_char(r, before, ')')) { /* void __launch_bounds__(256) name(: the attribute */
-      size_t open = NO_TOKEN, depth = 0;
-      for (size_t k = before + 1; k-- > 0 && before - k < RULE_WALK_LIMIT;) {
-        if (is_statement_boundary(r, k)) break;
-        if (token_is_char(r, k, ')')) depth++;
-        if (token_is_char(r, k, '(') && --depth == 0) {
-          open = k;
-          break;
-        }
-      }
-      if (open != NO_TOKEN && open > 1 && token_is(r, open - 1, "__launch_bounds__"))
-        before = open - 2;
-    }
+    /* void __launch_bounds__(256) name( and void [[nodiscard]] name(: the attributes */
+    for (size_t group; (group = attribute_group_start(r, before)) != NO_TOKEN && group > 0;)
+      before = group - 1;
     if (!(token_is_identifier(r, before) || token_is_char(r, before, '*') ||
           token_is_char(r, before, '&') || token_is(r, before, "&&") ||
           token_is_char(r, before, '>') || token_is(r, before, "::")) ||
@@ -444,6 +486,15 @@ static void collect_functions(rewriter *r, function_table *table, unsigned char 
         /* written __device__ or __global__, in any file: the built-ins resolve there */
         device_body[k] = (unsigned char)(global_at != NO_TOKEN || device_at != NO_TOKEN);
         if (spaces == SPACE_GLOBAL && !r->tokens[i].system) note_kernel(r, table, first, i, k);
+        if ((spaces == SPACE_GLOBAL || spaces == SPACE_DEVICE) && !r->tokens[i].system) {
+          if (!reserve((void **)&table->device_definitions, &table->device_definition_capacity,
+                       table->device_definition_count + 2, sizeof(size_t))) {
+            r->out_of_memory = 1;
+            break;
+          }
+          table->device_definitions[table->device_definition_count++] = first;
+          table->device_definitions[table->device_definition_count++] = k;
+        }
         break;
       }
       if (token_is_char(r, k, '=') || token_is_char(r, k, ',')) break;
@@ -494,6 +545,11 @@ static void check_calls(rewriter *r, function_table *table, const unsigned char 
       continue;
     }
     if (space == 0 || space == SPACE_UNKNOWN) continue;
+    size_t attribute_end = attribute_group_end(r, i);
+    if (attribute_end != NO_TOKEN) { /* alignas(1 << 4): a constant, no shift or call to hook */
+      i = attribute_end;
+      continue;
+    }
     if (branch_sites && r->marker_count > 0 && (space & (SPACE_DEVICE | SPACE_GLOBAL)) &&
         !(space & SPACE_CONSTEXPR) &&
         (token_is(r, i, "if") || token_is(r, i, "while") || token_is(r, i, "for")))
@@ -581,11 +637,13 @@ void check_rules(rewriter *r) {
   /* Only preprocessed input has the headers that declare the registry. */
   if (r->marker_count > 0) {
     register_kernels(r, &table);
+    relax_device_warnings(r, &table);
     strip_launch_bounds(r);
     rewrite_builtins(r, device_body);
   }
   free(table.slots);
   free(table.kernels);
+  free(table.device_definitions);
   free(table.aliases);
   free(body_space);
   free(device_body);

@@ -41,6 +41,60 @@ size_t matching_paren_backward(const rewriter *r, size_t close) {
   return NO_TOKEN;
 }
 
+/* ---- attribute groups ------------------------------------------------------------------- */
+
+/* An attribute group: an attribute word with its parenthesized arguments (__launch_bounds__(...),
+ * __attribute__((...)), alignas(...), __declspec(...)), or [[...]]. Its arguments are
+ * expressions that may hold '<', '>', '>>', '?' and ':' (__launch_bounds__(N < 512 ? N : 512)):
+ * the walks that look for template angles or a declaration's start treat the group as one
+ * opaque unit, matched by balanced parentheses (or brackets). */
+
+/* The last token of the attribute group that starts at token k, or NO_TOKEN when none starts
+ * there; stays within one statement and RULE_WALK_LIMIT tokens. */
+size_t attribute_group_end(const rewriter *r, size_t k) {
+  char opening, closing;
+  if (token_in_list(r, k, attribute_words) && token_is_char(r, k + 1, '(')) {
+    opening = '(', closing = ')';
+    k++;
+  } else if (token_is_char(r, k, '[') && token_is_char(r, k + 1, '[')) {
+    opening = '[', closing = ']';
+  } else {
+    return NO_TOKEN;
+  }
+  size_t depth = 0;
+  for (size_t j = k; j < r->token_count && j - k < RULE_WALK_LIMIT; j++) {
+    if (is_statement_boundary(r, j)) return NO_TOKEN;
+    if (token_is_char(r, j, opening)) depth++;
+    if (token_is_char(r, j, closing) && --depth == 0)
+      return opening == '(' || token_is_char(r, j - 1, ']') ? j : NO_TOKEN;
+  }
+  return NO_TOKEN;
+}
+
+/* The first token of the attribute group whose last token is at close (its attribute word, or
+ * the first '[' of [[), or NO_TOKEN when no group ends there. */
+size_t attribute_group_start(const rewriter *r, size_t close) {
+  char opening, closing;
+  if (token_is_char(r, close, ')')) {
+    opening = '(', closing = ')';
+  } else if (token_is_char(r, close, ']') && close > 0 && token_is_char(r, close - 1, ']')) {
+    opening = '[', closing = ']';
+  } else {
+    return NO_TOKEN;
+  }
+  size_t depth = 0;
+  for (size_t j = close + 1; j-- > 0 && close - j < RULE_WALK_LIMIT;) {
+    if (is_statement_boundary(r, j)) return NO_TOKEN;
+    if (token_is_char(r, j, closing)) depth++;
+    if (token_is_char(r, j, opening) && --depth == 0) {
+      if (opening == '(')
+        return j > 0 && token_in_list(r, j - 1, attribute_words) ? j - 1 : NO_TOKEN;
+      return token_is_char(r, j + 1, '[') ? j : NO_TOKEN;
+    }
+  }
+  return NO_TOKEN;
+}
+
 /* ---- the scan --------------------------------------------------------------------------- */
 
 /* Whether the '{' at token open starts a function body (or a block inside one): decided by the
@@ -54,19 +108,12 @@ static int opens_function_body(const rewriter *r, size_t open) {
     if (token_is(r, k, "namespace") || token_is(r, k, "struct") || token_is(r, k, "class") ||
         token_is(r, k, "union") || token_is(r, k, "enum"))
       return 0;
-    if (token_is_char(r, k, ']')) return 1; /* a lambda */
-    if (token_is_char(r, k, ')')) {
-      /* struct alignas(8) S { is not a function; skip attribute groups. */
-      size_t depth = 0, j = k + 1;
-      while (j-- > 0) {
-        if (is_statement_boundary(r, j)) return 1;
-        if (token_is_char(r, j, ')'))
-          depth++;
-        else if (token_is_char(r, j, '(') && --depth == 0)
-          break;
-      }
-      if (j == 0 || j == (size_t)-1 || !token_in_list(r, j - 1, attribute_words)) return 1;
-      k = j; /* the loop goes on before the attribute word */
+    if (token_is_char(r, k, ']') || token_is_char(r, k, ')')) {
+      /* struct alignas(8) S { and struct [[nodiscard]] S { are no function: skip attribute
+       * groups; any other ')' ends a parameter list, any other ']' a lambda's captures. */
+      size_t group = attribute_group_start(r, k);
+      if (group == NO_TOKEN) return 1;
+      k = group; /* the loop goes on before the attribute */
     }
   }
   return 0;

@@ -11,6 +11,19 @@
 #include <string>
 #include <vector>
 
+// float_cast.cpp's handler of -fsanitize=float-cast-overflow (and nvrtc.cpp's reference that
+// keeps it linked) only where no sanitizer runtime brings its own: not under a sanitizer preset
+// (sim-asan links libubsan, and Clang's TSan runtime of sim-race has UBSan's handlers, which
+// define it); nothing there is compiled with the check anyway.
+#if defined(__has_feature)
+#if __has_feature(address_sanitizer) || __has_feature(thread_sanitizer)
+#define CUSIM_NO_FLOAT_CAST_HANDLER 1
+#endif
+#endif
+#if defined(__SANITIZE_ADDRESS__) || defined(__SANITIZE_THREAD__)
+#define CUSIM_NO_FLOAT_CAST_HANDLER 1
+#endif
+
 namespace cusim {
 namespace rt {
 

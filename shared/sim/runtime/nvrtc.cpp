@@ -50,14 +50,6 @@ extern char **environ;
 #define CUSIM_NVRTC_FLAGS ""
 #endif
 
-#if defined(__has_feature)
-#if __has_feature(address_sanitizer) || __has_feature(thread_sanitizer)
-#define CUSIM_NO_FLOAT_CAST_HANDLER 1
-#endif
-#endif
-#if defined(__SANITIZE_ADDRESS__) || defined(__SANITIZE_THREAD__)
-#define CUSIM_NO_FLOAT_CAST_HANDLER 1
-#endif
 #if !defined(CUSIM_NO_FLOAT_CAST_HANDLER)
 // A module compiled with the checker's flags calls -fsanitize=float-cast-overflow's handler
 // (float_cast.cpp), which it finds in the program: kept linked into every program that uses NVRTC.
