@@ -45,6 +45,25 @@ __global__ void shuffle_after_exit(int *x, int n) {
   x[i] = v;
 }
 
+// The reduction sample's last step before sm_80: lanes 0-7 add lanes 16, 8 and 4 above them, but
+// only lanes 0-7 are in the mask, so lane 0 reads lane 16, which a GPU leaves undefined.
+__global__ void shuffle_outside_mask(int *x) {
+  int lane = threadIdx.x & 31;
+  unsigned mask = __ballot_sync(0xffffffffu, lane < 8);
+  if (lane < 8) {
+    int v = x[lane];
+    for (int offset = 16; offset > 0; offset /= 2) v += __shfl_down_sync(mask, v, offset);
+    x[lane] = v;
+  }
+}
+
+// A block of 16 threads whose full-warp butterfly reads lanes 16-31, where no thread exists.
+__global__ void shuffle_missing_lane(int *x) {
+  int v = x[threadIdx.x];
+  for (int m = 16; m > 0; m /= 2) v += __shfl_xor_sync(0xffffffffu, v, m);
+  x[threadIdx.x] = v;
+}
+
 __global__ void checks(const int *x) {
   assert(x[threadIdx.x] >= 0);
 }
@@ -86,6 +105,16 @@ int main(int argc, char **argv) {
     for (int i = 0; i < 32; ++i) x[i] = i;
     shuffle_after_exit<<<1, 32>>>(x, 20);
     SHOW(cudaDeviceSynchronize());
+  } else if (!std::strcmp(c, "shuffle_outside_mask") || !std::strcmp(c, "shuffle_missing_lane")) {
+    int *x;
+    cudaMallocManaged(&x, 32 * sizeof(int));
+    for (int i = 0; i < 32; ++i) x[i] = i;
+    if (c[8] == 'o')
+      shuffle_outside_mask<<<1, 32>>>(x);
+    else
+      shuffle_missing_lane<<<1, 16>>>(x);
+    SHOW(cudaDeviceSynchronize());
+    cudaFree(x);
   } else if (!std::strcmp(c, "double_free")) {
     SHOW(cudaFree(d));
     SHOW(cudaFree(d));

@@ -274,6 +274,32 @@ public:
   int any(int predicate) const { return combine(predicate != 0, false); }
   int all(int predicate) const { return combine(predicate != 0, true); }
 
+  // For reduce and the scans over this tile (cooperative_groups/reduce.h): `last` is each warp's
+  // own result, taken from its lane 31; every thread gets op over the warps of its tile in order,
+  // all of them (`whole`) or only those before its own warp (`*some` says whether there were any).
+  template <class T, class Op> T fold_warps(const T &last, Op op, bool whole, bool *some) const {
+    static_assert(sizeof(T) <= 8 && std::is_trivially_copyable<T>::value,
+                  "Collectives with tiles larger than 32 threads are limited to types of at most "
+                  "8 bytes (as in CUDA)");
+    const unsigned int warp = details::block_thread_rank() / 32;
+    const unsigned int first_warp = (details::block_thread_rank() - thread_rank()) / 32;
+    scratch &s = slots();
+    __syncthreads();
+    if ((details::block_thread_rank() & 31u) == 31u) std::memcpy(&s.word[warp], &last, sizeof(T));
+    __syncthreads();
+    T result = last;
+    bool any = false;
+    for (unsigned int w = first_warp; w < (whole ? first_warp + Size / 32 : warp); ++w) {
+      T value;
+      std::memcpy(&value, &s.word[w], sizeof(T));
+      result = any ? op(result, value) : value;
+      any = true;
+    }
+    __syncthreads();
+    *some = any;
+    return result;
+  }
+
   multi_warp_tile(unsigned int meta_rank, unsigned int meta_size)
       : thread_group(tile_kind, Size), meta_rank_(meta_rank), meta_size_(meta_size) {}
 

@@ -1353,7 +1353,19 @@ uint64_t warp_op(int kind, unsigned mask, uint64_t value, unsigned src_lane, con
       for (unsigned m = need; m; m &= m - 1) {
         unsigned l = (unsigned)__builtin_ctz(m);
         unsigned s = ws.src[l];
-        ws.out[l] = (need >> s & 1u) ? ws.val[s] : ws.val[l];
+        // In the segment but not a lane of the mask: PTX leaves the value undefined.
+        if (!(need >> s & 1u)) {
+          rt::begin_failure(b->w);
+          bool exists = rt::lanes_in_warp(b, wi) >> s & 1u;
+          rt::fail(b, cudaErrorIllegalInstruction,
+                   "in %s: thread %s (lane %u) reads lane %u with %s at %s, but lane %u %s "
+                   "(mask 0x%08x): a GPU gives an undefined value there (shuffle only from lanes "
+                   "of the mask)",
+                   rt::where(b).c_str(), rt::fmt3(rt::thread_of(b, wi * 32 + l)).c_str(), l, s,
+                   ws.what[l], rt::place(ws.file[l], ws.line[l]).c_str(), s,
+                   exists ? "is not in the mask" : "has no thread in this block", need);
+        }
+        ws.out[l] = ws.val[s];
       }
       break;
     case op_ballot: {

@@ -1,7 +1,10 @@
 // Cooperative groups beyond a warp: tiles of 64 and 128 threads made with block_tile_memory
-// (what a GPU before sm_80 needs for them), their sync, shfl, any and all; and warp tiles that
+// (what a GPU before sm_80 needs for them), their sync, shfl, any and all, cg::reduce and the scans
+// over them (NVIDIA's reduction sample reduces over tiles of up to 512); and warp tiles that
 // shuffle a type larger than 8 bytes (shfl_xor of a uint4, shfl of a struct).
 #include <cooperative_groups.h>
+#include <cooperative_groups/reduce.h>
+#include <cooperative_groups/scan.h>
 #include <cstdio>
 
 namespace cg = cooperative_groups;
@@ -13,7 +16,10 @@ struct triple {
 };
 
 // Per thread: 0 rank, 1 meta rank, 2 meta size, 3 size, 4 broadcast of rank 5, 5 tile sum,
-// 6 any(rank == 63), 7 all(value > 0).
+// 6 any(rank == 63), 7 all(value > 0), 8 reduce(plus), 9 inclusive_scan, 10 exclusive_scan (not
+// compared at tile rank 0, which CUDA leaves unspecified), 11 reduce(greater) of the negated
+// values.
+#define FACTS 12
 template <unsigned int Size> __global__ void big_tiles(int *facts) {
   __shared__ cg::block_tile_memory<THREADS> scratch;
   __shared__ int values[THREADS];
@@ -26,7 +32,7 @@ template <unsigned int Size> __global__ void big_tiles(int *facts) {
   int sum = 0;
   if (tile.thread_rank() == 0)
     for (unsigned int i = 0; i < Size; i++) sum += values[me + i];
-  int *f = facts + 8 * me;
+  int *f = facts + FACTS * me;
   f[0] = (int)tile.thread_rank();
   f[1] = (int)tile.meta_group_rank();
   f[2] = (int)tile.meta_group_size();
@@ -35,6 +41,10 @@ template <unsigned int Size> __global__ void big_tiles(int *facts) {
   f[5] = tile.shfl(sum, 0);
   f[6] = tile.any(tile.thread_rank() == 63);
   f[7] = tile.all(value > 0);
+  f[8] = cg::reduce(tile, value, cg::plus<int>());
+  f[9] = cg::inclusive_scan(tile, value);
+  f[10] = cg::exclusive_scan(tile, value, cg::plus<int>());
+  f[11] = cg::reduce(tile, -value, cg::greater<int>());
 }
 
 // Butterfly sums of a uint4 over tiles of 32 and 16, and a struct passed along with shfl.
@@ -61,20 +71,26 @@ __global__ void wide_shuffles(uint4 *sums32, uint4 *sums16, triple *moved) {
 
 static int check_big(const int *facts, unsigned int size) {
   for (int t = 0; t < THREADS; t++) {
-    int first = t - t % (int)size, sum = 0;
+    int first = t - t % (int)size, sum = 0, before = 0;
     for (int i = first; i < first + (int)size; i++) sum += i * 3 + 1;
-    int want[8] = {t % (int)size,
-                   t / (int)size,
-                   THREADS / (int)size,
-                   (int)size,
-                   (first + 5) * 3 + 1,
-                   sum,
-                   1,
-                   1};
-    for (int k = 0; k < 8; k++) {
-      if (facts[8 * t + k] != want[k]) {
+    for (int i = first; i < t; i++) before += i * 3 + 1;
+    int want[FACTS] = {t % (int)size,
+                       t / (int)size,
+                       THREADS / (int)size,
+                       (int)size,
+                       (first + 5) * 3 + 1,
+                       sum,
+                       1,
+                       1,
+                       sum,
+                       before + t * 3 + 1,
+                       before,
+                       -(first * 3 + 1)};
+    for (int k = 0; k < FACTS; k++) {
+      if (k == 10 && t == first) continue;
+      if (facts[FACTS * t + k] != want[k]) {
         printf("FAIL cooperative_groups_large_tiles: tile %u, thread %d, fact %d: %d, want %d\n",
-               size, t, k, facts[8 * t + k], want[k]);
+               size, t, k, facts[FACTS * t + k], want[k]);
         return 1;
       }
     }
@@ -93,7 +109,7 @@ int main() {
   int *facts = NULL;
   uint4 *sums32 = NULL, *sums16 = NULL;
   triple *moved = NULL;
-  cudaMallocManaged((void **)&facts, 8 * THREADS * sizeof(int));
+  cudaMallocManaged((void **)&facts, FACTS * THREADS * sizeof(int));
   cudaMallocManaged((void **)&sums32, THREADS * sizeof(uint4));
   cudaMallocManaged((void **)&sums16, THREADS * sizeof(uint4));
   cudaMallocManaged((void **)&moved, THREADS * sizeof(triple));
