@@ -210,8 +210,11 @@ grade_tree() { # ROOT DST LESSON...
 }
 # The limits of a build (or nvcc's check), in front of the sandbox: time, memory per process.
 # WB_SANDBOX_STARTED (a file of the grader's, outside the sandbox) gets "started" from inside it.
+# WORKBOOK_GRADE_CCACHE_DIR (the grading tests only: never for a real class) lets the builds in the
+# sandbox use ccache with that folder, a cache of the test run's own (sandbox.sh).
 grade_build_prefix() { # STARTED-FILE -> GRADE_PREFIX
-  GRADE_PREFIX=(env "WB_SANDBOX_STARTED=$1" timeout --kill-after=5 "$GRADE_BUILD_TIMEOUT"
+  GRADE_PREFIX=(env "WB_SANDBOX_STARTED=$1" "WB_SANDBOX_CCACHE=${WORKBOOK_GRADE_CCACHE_DIR:-}"
+    timeout --kill-after=5 "$GRADE_BUILD_TIMEOUT"
     "${WB_SELF%/*}/shared/workbook/limits.sh" --memory "$GRADE_BUILD_MEMORY" --)
   [ -z "$GRADE_SANDBOX" ] || GRADE_PREFIX+=("$GRADE_SANDBOX" --write "$BUILD")
 }

@@ -44,8 +44,15 @@ for tool in cmake ctest ninja make cc c++ gcc g++ nvcc; do
   [ -n "$tool" ] && [ "$tool" != / ] && bind_ro "$tool"
 done
 # A graded build never goes through ccache (a build configured with WB_CCACHE=ON, as CI's copies
-# are): its cache is read-only here, and a grade takes nothing from a cache others wrote.
-args+=(--setenv CCACHE_DISABLE 1)
+# are): its cache is read-only here, and a grade takes nothing from a cache others wrote. The one
+# exception is the grading tests' (WORKBOOK_GRADE_CCACHE_DIR, which grade passes to its builds
+# alone as WB_SANDBOX_CCACHE): a cache folder of that test run's own, written only by the builds
+# of that run, shown to them writable and to no run of a program.
+if [ -n "${WB_SANDBOX_CCACHE:-}" ] && [ -d "$WB_SANDBOX_CCACHE" ]; then
+  args+=(--bind "$WB_SANDBOX_CCACHE" "$WB_SANDBOX_CCACHE" --setenv CCACHE_DIR "$WB_SANDBOX_CCACHE" --unsetenv CCACHE_DISABLE)
+else
+  args+=(--setenv CCACHE_DISABLE 1)
+fi
 for node in /dev/nvidia* /dev/dxg; do
   [ -e "$node" ] && args+=(--dev-bind "$node" "$node")
 done
@@ -69,7 +76,7 @@ if [ "${1:-}" = --probe ]; then
   exit 1
 fi
 started=${WB_SANDBOX_STARTED:-}
-unset WB_SANDBOX_STARTED WB_SANDBOX_SHOW WB_SANDBOX_HIDE
+unset WB_SANDBOX_STARTED WB_SANDBOX_SHOW WB_SANDBOX_HIDE WB_SANDBOX_CCACHE
 if [ -z "$started" ]; then exec bwrap "${args[@]}" -- "$@"; fi
 exec 9>>"$started" || exit 1
 # shellcheck disable=SC2016 # expanded by the shell inside the sandbox

@@ -31,6 +31,14 @@ SCRATCH=$(mktemp -d "${TMPDIR:-/tmp}/workbook-$TEST_NAME.XXXXXX")
 # unit.workbook.prime put in the cache (issue 26). Harmless without ccache.
 CCACHE_BASEDIR=${TMPDIR:-/tmp}
 export CCACHE_BASEDIR=${CCACHE_BASEDIR%/}
+# `workbook grade` builds each submission in its sandbox without ccache. These tests grade the same
+# files again and again (the corpus in three modes, a class regraded), so their graded builds
+# share a cache of this test run's own, in the temporary folder (never one that others use):
+# WORKBOOK_GRADE_CCACHE_DIR, which grade gives to its sandboxed builds only (sandbox.sh).
+if command -v ccache >/dev/null; then
+  export WORKBOOK_GRADE_CCACHE_DIR=$SCRATCH/grade-ccache
+  mkdir -p "$WORKBOOK_GRADE_CCACHE_DIR"
+fi
 cleanup() {
   if [ "${WORKBOOK_TEST_KEEP:-0}" = 1 ]; then echo "kept: $SCRATCH"; else rm -rf "$SCRATCH"; fi
 }

@@ -28,7 +28,9 @@ solution=$SOURCE_ROOT/solutions/$lesson/solution.cu
 have_nvcc=no
 if command -v nvcc >/dev/null; then
   have_nvcc=yes
-  export WORKBOOK_CMAKE_ARGS="-DWB_CUDA=ON"
+  # (keeping the copies' other settings: -DWB_CCACHE=ON where CI has it, so the simulator is not
+  # compiled again)
+  export WORKBOOK_CMAKE_ARGS="${WORKBOOK_CMAKE_ARGS//-DWB_CUDA=OFF/} -DWB_CUDA=ON"
 fi
 printf '# lesson 03 grading\npoints 1 2\n' >"$tree/lessons/$lesson/grading.txt"
 
