@@ -587,6 +587,11 @@ static void check_calls(rewriter *r, function_table *table, const unsigned char 
       if (entry && !(entry->spaces & SPACE_GLOBAL))
         report_rule(r, name, "'", name,
                     "' is not a __global__ function; only kernels are launched with <<< >>>");
+      else if (device_only)
+        /* nvcc builds it only with -rdc=true; the simulator has no device-side launch. */
+        report_rule(r, name, "the kernel '", name,
+                    "' is launched from device code: dynamic parallelism, which nvcc builds only "
+                    "with -rdc=true and the simulator does not run");
       i += 2;
       continue;
     }

@@ -1,0 +1,10 @@
+// expect: the kernel 'child' is launched from device code: dynamic parallelism, which nvcc builds only with -rdc=true and the simulator does not run
+__global__ void child(int *x) {
+  x[threadIdx.x] += 1;
+}
+
+__global__ void parent(int *x) {
+  if (threadIdx.x == 0) {
+    child<<<1, 4>>>(x); // error-here
+  }
+}
