@@ -3,9 +3,10 @@
 // thread_block (this_thread_block(), also with block_tile_memory), thread_block_tile<N> for
 // N = 1, 2, 4, 8, 16, 32 (tiled_partition<N>, with shfl, shfl_up, shfl_down, shfl_xor of any
 // trivially copyable type, any, all, ballot, sync, meta_group_rank) and for N = 64 to 1024 (sync,
-// shfl, any, all, ranks), tiled_partition(group, n) as a thread_group, coalesced_threads(), and
-// grid_group (this_grid()) with its ranks and sizes, and grid_group::sync() in a kernel launched
-// with cudaLaunchCooperativeKernel.
+// shfl, any, all, ranks; reduce and the scans in cooperative_groups/reduce.h),
+// tiled_partition(group, n) as a thread_group, coalesced_threads(), binary_partition and
+// labeled_partition, and grid_group (this_grid()) with its ranks and sizes, and grid_group::sync()
+// in a kernel launched with cudaLaunchCooperativeKernel.
 //
 // Everything is written on the standard CUDA device functions (__syncthreads, __syncwarp,
 // __shfl_*_sync, __ballot_sync, __any_sync, __all_sync, __activemask), so the simulator checks a
@@ -365,6 +366,12 @@ inline thread_group tiled_partition(const thread_group &parent, unsigned int til
 }
 
 // The threads of the warp that are running this code together.
+class coalesced_group;
+namespace details {
+coalesced_group partition_of(unsigned int lanes);
+unsigned int lanes_of(const coalesced_group &group);
+} // namespace details
+
 class coalesced_group : public thread_group {
 public:
   unsigned int size() const { return (unsigned int)__builtin_popcount(mask_); }
@@ -415,10 +422,45 @@ private:
     return m == 0 ? 0 : __builtin_ctz(m);
   }
   friend coalesced_group coalesced_threads();
+  friend coalesced_group details::partition_of(unsigned int lanes);
+  friend unsigned int details::lanes_of(const coalesced_group &group);
 };
 
 __attribute__((always_inline)) inline coalesced_group coalesced_threads() { // (see __activemask)
   return coalesced_group(__activemask());
+}
+
+namespace details {
+inline coalesced_group partition_of(unsigned int lanes) {
+  return coalesced_group(lanes);
+}
+inline unsigned int lanes_of(const coalesced_group &group) {
+  return group.mask_;
+}
+} // namespace details
+
+// binary_partition and labeled_partition: every thread of the group calls them; the threads with
+// the same predicate (or label) form one coalesced group. For groups within one warp, as in CUDA.
+inline coalesced_group binary_partition(const coalesced_group &group, bool predicate) {
+  const unsigned int lanes = details::lanes_of(group);
+  const unsigned int set = __ballot_sync(lanes, predicate);
+  return details::partition_of(predicate ? set : lanes & ~set);
+}
+template <unsigned int Size, class ParentT>
+coalesced_group binary_partition(const thread_block_tile<Size, ParentT> &, bool predicate) {
+  static_assert(Size <= 32, "binary_partition takes a tile of at most 32 threads (as in CUDA)");
+  const unsigned int lanes = details::tile_mask(Size);
+  const unsigned int set = __ballot_sync(lanes, predicate);
+  return details::partition_of(predicate ? set : lanes & ~set);
+}
+template <class Label>
+coalesced_group labeled_partition(const coalesced_group &group, Label label) {
+  return details::partition_of(__match_any_sync(details::lanes_of(group), label));
+}
+template <class Label, unsigned int Size, class ParentT>
+coalesced_group labeled_partition(const thread_block_tile<Size, ParentT> &, Label label) {
+  static_assert(Size <= 32, "labeled_partition takes a tile of at most 32 threads (as in CUDA)");
+  return details::partition_of(__match_any_sync(details::tile_mask(Size), label));
 }
 
 // The whole grid. sync() needs cudaLaunchCooperativeKernel, as on a GPU (runtime: cooperative.cpp).

@@ -108,6 +108,40 @@ T exclusive_scan(const thread_block_tile<Size, ParentT> &tile, T value) {
   return exclusive_scan(tile, value, plus<T>());
 }
 
+// Over a coalesced group (coalesced_threads(), binary_partition, labeled_partition): by ranks,
+// whatever lanes the group holds; pairs of neighbours, then of pairs, and so on, left to right.
+template <class T, class Op> T reduce(const coalesced_group &group, T value, Op op) {
+  const unsigned int rank = group.thread_rank(), size = group.size();
+  for (unsigned int distance = 1; distance < size; distance *= 2) {
+    const T other = group.shfl_down(value, distance);
+    if (rank + distance < size) {
+      value = op(value, other);
+    }
+  }
+  return group.shfl(value, 0);
+}
+
+template <class T, class Op> T inclusive_scan(const coalesced_group &group, T value, Op op) {
+  const unsigned int rank = group.thread_rank();
+  for (unsigned int distance = 1; distance < group.size(); distance *= 2) {
+    const T other = group.shfl_up(value, distance);
+    if (rank >= distance) {
+      value = op(other, value);
+    }
+  }
+  return value;
+}
+template <class T> T inclusive_scan(const coalesced_group &group, T value) {
+  return inclusive_scan(group, value, plus<T>());
+}
+template <class T, class Op> T exclusive_scan(const coalesced_group &group, T value, Op op) {
+  const T shifted = group.shfl_up(inclusive_scan(group, value, op), 1);
+  return group.thread_rank() == 0 ? T() : shifted;
+}
+template <class T> T exclusive_scan(const coalesced_group &group, T value) {
+  return exclusive_scan(group, value, plus<T>());
+}
+
 } // namespace cooperative_groups
 
 #endif // CUSIM_COOPERATIVE_GROUPS_REDUCE_H
