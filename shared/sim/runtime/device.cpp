@@ -143,6 +143,25 @@ cudaError_t cudaSetDevice(int device) {
 cudaError_t cudaInitDevice(int device, unsigned int, unsigned int) {
   return cudaSetDevice(device);
 }
+// Peer access: one device here, and CUDA answers that a device is not its own peer, so no pair has
+// peer access; cudaMemcpyPeer (memory.cpp) and cudaMemcpyPeerAsync copy from device 0 to device 0.
+cudaError_t cudaDeviceCanAccessPeer(int *canAccessPeer, int device, int peerDevice) {
+  if (!canAccessPeer) return set_error(cudaErrorInvalidValue);
+  if (device != 0 || peerDevice != 0) return set_error(cudaErrorInvalidDevice);
+  *canAccessPeer = 0;
+  return cudaSuccess;
+}
+cudaError_t cudaDeviceEnablePeerAccess(int, unsigned int flags) {
+  return set_error(flags != 0 ? cudaErrorInvalidValue : cudaErrorInvalidDevice);
+}
+cudaError_t cudaDeviceDisablePeerAccess(int) {
+  return set_error(cudaErrorInvalidDevice);
+}
+cudaError_t cudaMemcpyPeerAsync(void *dst, int dstDevice, const void *src, int srcDevice,
+                                size_t count, cudaStream_t stream) {
+  if (dstDevice != 0 || srcDevice != 0) return set_error(cudaErrorInvalidDevice);
+  return cudaMemcpyAsync(dst, src, count, cudaMemcpyDeviceToDevice, stream);
+}
 cudaError_t cudaSetDeviceFlags(unsigned int flags) {
   device_flags = flags;
   return cudaSuccess;
