@@ -568,6 +568,7 @@ CUresult cuModuleUnload(CUmodule hmod) {
   }
   modules.erase(hmod);
   cusim::rt::resource_released(hmod);
+  cusim::rt::unregister_kernels_of(hmod->handle);
   dlclose(hmod->handle);
   close(hmod->fd);
   delete hmod;

@@ -82,6 +82,8 @@ int task_at(const std::string &path, long line);
 std::string place(const char *file, int line);
 // The __launch_bounds__ maximum of the kernel a launch names, or 0 (launch_kernel.cpp).
 int launch_bound_by_name(const char *name);
+// Forgets the kernels a shared object registered, before dlclose (launch_kernel.cpp).
+void unregister_kernels_of(void *handle);
 } // namespace rt
 // The name of a registered __global__ function, or null (launch_kernel.cpp).
 const char *registered_kernel_name(const void *func);

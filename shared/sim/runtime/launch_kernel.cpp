@@ -4,8 +4,11 @@
 #include "internal.hpp"
 
 #include <cerrno>
+#include <cstdint>
 #include <cstdio>
 #include <cstring>
+#include <dlfcn.h>
+#include <link.h>
 #include <mutex>
 #include <sys/uio.h>
 #include <unistd.h>
@@ -32,6 +35,24 @@ void register_kernel(const void *func, const char *name, kernel_invoker invoker,
   std::lock_guard<std::mutex> lock(registry_mutex());
   registry()[func] = registered_kernel{name, invoker, max_threads > 0 ? max_threads : 0};
 }
+
+namespace rt {
+// Before a shared object is unloaded (an NVRTC module, cuModuleUnload), forgets the kernels its
+// constructors registered: their addresses and names lie in its memory, and a later launch by
+// name (launch_bound_by_name) would read them after dlclose.
+void unregister_kernels_of(void *handle) {
+  struct link_map *map = nullptr;
+  if (handle == nullptr || dlinfo(handle, RTLD_DI_LINKMAP, &map) != 0 || map == nullptr) return;
+  std::lock_guard<std::mutex> lock(registry_mutex());
+  for (auto it = registry().begin(); it != registry().end();) {
+    Dl_info info{};
+    if (dladdr(it->first, &info) != 0 && (uintptr_t)info.dli_fbase == (uintptr_t)map->l_addr)
+      it = registry().erase(it);
+    else
+      ++it;
+  }
+}
+} // namespace rt
 
 // The argument array of cudaLaunchKernel and cuLaunchKernel holds the ADDRESS of each argument:
 // the call copies sizes[i] bytes from args[i] on the host. A value in its place (a device

@@ -572,6 +572,7 @@ nvrtcResult compile(nvrtcProgram prog, int count, const char *const *given) {
       if (slot && dladdr(*slot, &info) && info.dli_sname)
         prog->lowered[prog->name_expressions[i]] = info.dli_sname;
     }
+    cusim::rt::unregister_kernels_of(handle); // its constructors registered its kernels
     dlclose(handle);
   }
   // The target leads the program's line: the driver API loads the module only where a GPU of the
