@@ -95,6 +95,13 @@ function(workbook_warnings target)
   endif()
 endfunction()
 
+# workbook_test_needs(LABEL TARGET...): the programs a test labelled LABEL runs. The sim-race preset
+# builds only those of label race (target sanitizer-tests in the top-level CMakeLists.txt), so a
+# race-labelled test whose program is not named here fails there: its program is not built.
+function(workbook_test_needs label)
+  set_property(GLOBAL APPEND PROPERTY WB_TEST_NEEDS_${label} ${ARGN})
+endfunction()
+
 # Lesson programs keep assert() in every build type, host and kernel alike: a failing kernel
 # assert is a lesson's way to say "this must never happen", and a GPU reports it (cudaErrorAssert)
 # only when NDEBUG is not defined, which CMake's Release flags would do.
@@ -189,7 +196,8 @@ function(workbook_lesson)
       workbook_keep_asserts(${target})
       set_target_properties(${target} PROPERTIES
         RUNTIME_OUTPUT_DIRECTORY "${CMAKE_BINARY_DIR}/bin"
-        WB_LESSON "${lesson}")
+        WB_LESSON "${lesson}"
+        WB_VARIANT "${variant}")
       if(NOT BUILD_TESTING)
         continue()
       endif()
@@ -209,6 +217,7 @@ function(workbook_lesson)
         set(labels "${variant};${backend};lesson${number}")
         if(WB_SANITIZE STREQUAL "thread" AND NOT backend STREQUAL "cpu")
           list(APPEND labels race)
+          workbook_test_needs(race ${target})
         endif()
         set_tests_properties(${target} PROPERTIES
           LABELS "${labels}"
