@@ -75,8 +75,7 @@ static int is_file_shared_use(const rewriter *r, size_t i) {
   return f != NO_TOKEN && i >= r->file_shared_ends[f];
 }
 
-/* A use that reads as a declaration of the same name (int count, a member, a parameter): the
- * rename knows no C++ scopes, so it would take the new name for the __shared__ variable. */
+/* A use that reads as a declaration of the same name (int count, a member, a parameter). */
 static int is_redeclaration(const rewriter *r, size_t i) {
   return token_is_identifier(r, i - 1) && !token_in_list(r, i - 1, expression_words);
 }
@@ -100,19 +99,42 @@ static void scratch_tokens_renamed(rewriter *r, size_t from, size_t to) {
  * declaration (not a member: .NAME, ->NAME) becomes a call of its accessor,
  * cusim_file_shared_NAME(), a reference to (or, extern, a pointer into) the current block's copy.
  * Tokens inside another edit's text are left as they are (a __shared__ declaration's array
- * bound renames its own, scratch_tokens_renamed). The rename knows no C++ scopes: a later
- * declaration of the same name (a local variable, a parameter, a member) is reported. */
+ * bound renames its own, scratch_tokens_renamed). A later declaration of the same name in a
+ * block (a local variable, a member) hides the variable until the block ends, as in C++; one in
+ * parentheses (a parameter) or at file scope is reported: the rename does not follow it. */
 void rename_file_shared(rewriter *r) {
   if (r->file_shared_count == 0) return;
   size_t sorted = r->edit_count, next_edit = 0, covered_to = 0;
   if (sorted > 1) qsort(r->edits, sorted, sizeof(edit), compare_edits);
+  /* A declaration of the same name in a block hides the variable there, until the block ends,
+   * as in C++: shadow[f] is the brace depth it was declared at (0: not hidden). */
+  size_t *shadow = calloc(r->file_shared_count, sizeof(size_t));
+  if (shadow == NULL) {
+    r->out_of_memory = 1;
+    return;
+  }
+  size_t braces = 0, parens = 0; /* the first declaration is at file scope: both 0 there */
   for (size_t i = r->file_shared_ends[0]; i < r->token_count && !r->out_of_memory; i++) {
+    if (token_is_char(r, i, '{')) braces++;
+    if (token_is_char(r, i, '(')) parens++;
+    if (token_is_char(r, i, ')') && parens > 0) parens--;
+    if (token_is_char(r, i, '}') && braces > 0) {
+      for (size_t f = 0; f < r->file_shared_count; f++)
+        if (shadow[f] == braces) shadow[f] = 0;
+      braces--;
+    }
     if (!is_file_shared_use(r, i)) continue;
+    size_t f = file_shared_index(r, i);
+    if (shadow[f] != 0) continue;
     size_t start = r->tokens[i].start, end = start + r->tokens[i].length;
     while (next_edit < sorted && r->edits[next_edit].start < end)
       if (r->edits[next_edit++].end > covered_to) covered_to = r->edits[next_edit - 1].end;
     if (covered_to > start) continue;
     if (is_redeclaration(r, i)) {
+      if (braces > 0 && parens == 0) { /* dim3 block(8, 8); in a function: its own variable */
+        shadow[f] = braces;
+        continue;
+      }
       report(r, i, "'", i,
              "' is declared again after a __shared__ variable of that name at file scope; the "
              "simulator does not tell them apart: rename one");
@@ -124,6 +146,7 @@ void rename_file_shared(rewriter *r) {
     scratch_text(r, "()");
     add_edit(r, i, start, end);
   }
+  free(shadow);
 }
 
 /* One declarator's replacement: typedef BASE PTRS cusim_shared_t_NAME DIMS; and the reference

@@ -21,5 +21,10 @@ template <class T> __global__ void two(T *out, pair *host_side) {
   out[threadIdx.x] = cusim_file_shared_table()[BLOCK - 1 - threadIdx.x] + host_side[0].a;
 }
 void launch(float *out) {
+  int count = 2; /* a local variable of the same name hides it in this block */
+  count++;
+  struct { int table; } s = {count};
+  out[s.table] = 0;
   ::cusim::launch(::cusim::config(2, BLOCK, BLOCK * sizeof(float)), "one", __FILE__, __LINE__, [=](auto&&... cusim_arg) { ::cusim::detail::call_kernel([&](auto cusim_probe) -> decltype(::cusim::detail::kernel_pointer(one, cusim_probe)) { return ::cusim::detail::kernel_pointer(one, cusim_probe); }, [&] { one(cusim_arg...); }, cusim_arg...); }, out);
 }
+__device__ int again(void) { return cusim_file_shared_count() + cusim_file_shared_table()[0]; }

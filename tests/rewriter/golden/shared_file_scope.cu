@@ -20,5 +20,10 @@ template <class T> __global__ void two(T *out, pair *host_side) {
   out[threadIdx.x] = table[BLOCK - 1 - threadIdx.x] + host_side[0].a;
 }
 void launch(float *out) {
+  int count = 2; /* a local variable of the same name hides it in this block */
+  count++;
+  struct { int table; } s = {count};
+  out[s.table] = 0;
   one<<<2, BLOCK, BLOCK * sizeof(float)>>>(out);
 }
+__device__ int again(void) { return count + table[0]; }
