@@ -147,6 +147,22 @@ __global__ void float4_component_barrier(const float4 *in, float4 *out) {
   __syncthreads();
   out[threadIdx.x] = cell[(threadIdx.x + 32) % 64];
 }
+// The same on a __shared__ array declared at file scope (each block its own copy, as above).
+__shared__ int file_cell[64];
+__global__ void file_shared_no_barrier(const int *in, int *out) {
+  file_cell[threadIdx.x] = in[threadIdx.x];
+  out[threadIdx.x] = file_cell[(threadIdx.x + 32) % 64];
+}
+__global__ void file_shared_uninit(int *out) { // the block has 32 threads: 32..63 are never written
+  file_cell[threadIdx.x] = (int)threadIdx.x;
+  __syncthreads();
+  out[threadIdx.x] = file_cell[threadIdx.x + 32];
+}
+__global__ void file_shared_barrier(const int *in, int *out) {
+  file_cell[threadIdx.x] = in[blockIdx.x * 64 + threadIdx.x];
+  __syncthreads();
+  out[blockIdx.x * 64 + threadIdx.x] = file_cell[63 - threadIdx.x];
+}
 static int finish(const char *name, bool right) {
   cudaError_t e = cudaDeviceSynchronize();
   if (e != cudaSuccess) {
@@ -361,6 +377,21 @@ int main(int argc, char **argv) {
     cudaDeviceSynchronize();
     bool right = true;
     for (int i = 0; i < 256; ++i) right = right && out[i] == (i / 32) * 32 + 31 - i % 32;
+    return finish(c, right);
+  }
+  if (!std::strcmp(c, "file_shared_no_barrier")) {
+    file_shared_no_barrier<<<1, 64>>>(in, out);
+    return finish(c, true);
+  }
+  if (!std::strcmp(c, "file_shared_uninit")) {
+    file_shared_uninit<<<1, 32>>>(out);
+    return finish(c, true);
+  }
+  if (!std::strcmp(c, "file_shared_barrier")) {
+    file_shared_barrier<<<4, 64>>>(in, out);
+    cudaDeviceSynchronize();
+    bool right = true;
+    for (int i = 0; i < 256; ++i) right = right && out[i] == (i / 64) * 64 + 63 - i % 64;
     return finish(c, right);
   }
   std::fprintf(stderr, "race_cases: unknown case '%s'\n", c);

@@ -66,6 +66,7 @@ int cusim_rewrite_buffer(const char *input, size_t size, const char *filename, c
   if (tokenize(&r, body_start)) {
     scan(&r);
     if (!r.out_of_memory && !r.stopped) check_rules(&r);
+    if (!r.out_of_memory && !r.stopped) rename_file_shared(&r);
   }
   if (!r.out_of_memory && r.error_count == 0) {
     /* Edits are made in scan order, except null_arg() ones that precede a nested construct. */
@@ -102,5 +103,7 @@ int cusim_rewrite_buffer(const char *input, size_t size, const char *filename, c
   free(r.braces_in_function);
   free(r.open_launches);
   free(r.markers);
+  free(r.file_shared_names);
+  free(r.file_shared_ends);
   return failed;
 }

@@ -89,6 +89,11 @@ typedef struct rewriter {
   /* Backward walks never go below this token: it is past the last rewritten construct. */
   size_t walk_floor;
 
+  /* File-scope __shared__ declarators (shared_decl.c): each name token and the token after its
+   * declaration; later uses of the name become calls of its accessor. */
+  size_t *file_shared_names, *file_shared_ends;
+  size_t file_shared_count, file_shared_capacity, file_shared_end_capacity;
+
   linemarker *markers;
   size_t marker_count, marker_capacity;
   int in_system_header; /* while tokenizing: the last linemarker had flag 3 */
@@ -195,6 +200,7 @@ int is_launch_start(const rewriter *r, size_t i);
 void finish_launch_argument(rewriter *r, size_t first, size_t end);
 size_t rewrite_launch(rewriter *r, size_t open, size_t *depth);
 size_t rewrite_shared(rewriter *r, size_t at);
+void rename_file_shared(rewriter *r);
 void check_kernel_parameters(rewriter *r, size_t at);
 
 /* ---- rules.c: nvcc's static rules; hooks.c and builtins.c: what they rewrite in device code - */

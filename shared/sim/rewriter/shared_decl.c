@@ -5,6 +5,8 @@
  * what nvcc rejects (an initializer), is reported. */
 #include "rewriter_internal.h"
 
+#include <stdlib.h>
+
 /* ---- __shared__ declarations ------------------------------------------------------------ */
 
 /* Specifiers that only say where the variable lives; a typedef cannot carry them. */
@@ -32,23 +34,148 @@ static size_t declarator_name(const rewriter *r, size_t from, size_t to) {
   return name;
 }
 
+/* ---- __shared__ at file scope ----------------------------------------------------------- */
+
+/* The file-scope __shared__ declarator whose name is token i's text, or NO_TOKEN. */
+static size_t file_shared_index(const rewriter *r, size_t i) {
+  for (size_t f = 0; f < r->file_shared_count; f++) {
+    size_t n = r->file_shared_names[f];
+    if (r->tokens[n].length == r->tokens[i].length &&
+        memcmp(token_text(r, n), token_text(r, i), r->tokens[i].length) == 0)
+      return f;
+  }
+  return NO_TOKEN;
+}
+
+static int note_file_shared(rewriter *r, size_t name, size_t after) {
+  if (!reserve((void **)&r->file_shared_names, &r->file_shared_capacity, r->file_shared_count + 1,
+               sizeof(size_t)) ||
+      !reserve((void **)&r->file_shared_ends, &r->file_shared_end_capacity,
+               r->file_shared_count + 1, sizeof(size_t))) {
+    r->out_of_memory = 1;
+    return 0;
+  }
+  r->file_shared_names[r->file_shared_count] = name;
+  r->file_shared_ends[r->file_shared_count++] = after;
+  return 1;
+}
+
+/* Words after which a name is read, not declared: return count, sizeof count, case count. */
+static const char *const expression_words[] = {
+    "return",   "sizeof", "case", "else",    "do",     "throw", "co_return", "co_yield",
+    "co_await", "delete", "new",  "alignof", "typeid", "not",   "compl",     NULL};
+
+/* Token i names a file-scope __shared__ variable after its declaration, and is not a member
+ * (.NAME, ->NAME): a use, to become a call of the variable's accessor. */
+static int is_file_shared_use(const rewriter *r, size_t i) {
+  if (r->file_shared_count == 0 || !token_is_identifier(r, i) || i == 0 ||
+      token_is_char(r, i - 1, '.') || token_is(r, i - 1, "->"))
+    return 0;
+  size_t f = file_shared_index(r, i);
+  return f != NO_TOKEN && i >= r->file_shared_ends[f];
+}
+
+/* A use that reads as a declaration of the same name (int count, a member, a parameter). */
+static int is_redeclaration(const rewriter *r, size_t i) {
+  return token_is_identifier(r, i - 1) && !token_in_list(r, i - 1, expression_words);
+}
+
+/* Appends tokens [from, to) as scratch_tokens does, with each use of a file-scope __shared__
+ * variable (sizeof(table) in an array bound) its accessor's call. */
+static void scratch_tokens_renamed(rewriter *r, size_t from, size_t to) {
+  size_t run = from;
+  for (size_t k = from; k < to; k++) {
+    if (!is_file_shared_use(r, k)) continue;
+    scratch_tokens(r, run, k, is_storage_word, NULL);
+    scratch_text(r, " cusim_file_shared_");
+    scratch_token(r, k);
+    scratch_text(r, "() ");
+    run = k + 1;
+  }
+  scratch_tokens(r, run, to, is_storage_word, NULL);
+}
+
+/* After all other edits: each use of a file-scope __shared__ variable's name after its
+ * declaration (not a member: .NAME, ->NAME) becomes a call of its accessor,
+ * cusim_file_shared_NAME(), a reference to (or, extern, a pointer into) the current block's copy.
+ * Tokens inside another edit's text are left as they are (a __shared__ declaration's array
+ * bound renames its own, scratch_tokens_renamed). A later declaration of the same name in a
+ * block (a local variable, a member) hides the variable until the block ends, as in C++; one in
+ * parentheses (a parameter) or at file scope is reported: the rename does not follow it. */
+void rename_file_shared(rewriter *r) {
+  if (r->file_shared_count == 0) return;
+  size_t sorted = r->edit_count, next_edit = 0, covered_to = 0;
+  if (sorted > 1) qsort(r->edits, sorted, sizeof(edit), compare_edits);
+  /* A declaration of the same name in a block hides the variable there, until the block ends,
+   * as in C++: shadow[f] is the brace depth it was declared at (0: not hidden). */
+  size_t *shadow = calloc(r->file_shared_count, sizeof(size_t));
+  if (shadow == NULL) {
+    r->out_of_memory = 1;
+    return;
+  }
+  size_t braces = 0, parens = 0; /* the first declaration is at file scope: both 0 there */
+  for (size_t i = r->file_shared_ends[0]; i < r->token_count && !r->out_of_memory; i++) {
+    if (token_is_char(r, i, '{')) braces++;
+    if (token_is_char(r, i, '(')) parens++;
+    if (token_is_char(r, i, ')') && parens > 0) parens--;
+    if (token_is_char(r, i, '}') && braces > 0) {
+      for (size_t f = 0; f < r->file_shared_count; f++)
+        if (shadow[f] == braces) shadow[f] = 0;
+      braces--;
+    }
+    if (!is_file_shared_use(r, i)) continue;
+    size_t f = file_shared_index(r, i);
+    if (shadow[f] != 0) continue;
+    size_t start = r->tokens[i].start, end = start + r->tokens[i].length;
+    while (next_edit < sorted && r->edits[next_edit].start < end)
+      if (r->edits[next_edit++].end > covered_to) covered_to = r->edits[next_edit - 1].end;
+    if (covered_to > start) continue;
+    if (is_redeclaration(r, i)) {
+      if (braces > 0 && parens == 0) { /* dim3 block(8, 8); in a function: its own variable */
+        shadow[f] = braces;
+        continue;
+      }
+      report(r, i, "'", i,
+             "' is declared again after a __shared__ variable of that name at file scope; the "
+             "simulator does not tell them apart: rename one");
+      continue;
+    }
+    r->scratch.size = 0;
+    scratch_text(r, "cusim_file_shared_");
+    scratch_token(r, i);
+    scratch_text(r, "()");
+    add_edit(r, i, start, end);
+  }
+  free(shadow);
+}
+
 /* One declarator's replacement: typedef BASE PTRS cusim_shared_t_NAME DIMS; and the reference
  * (or, extern, the pointer into the dynamic arena) named NAME. Tokens [first, base_end) are the
  * specifiers shared by all declarators, [ptrs, name) this declarator's '*'s, (name, end) its
  * array part. */
 static void scratch_shared_declarator(rewriter *r, size_t first, size_t base_end, size_t ptrs,
-                                      size_t name, size_t end, int is_extern, int is_aligned) {
+                                      size_t name, size_t end, int is_extern, int is_aligned,
+                                      int file_scope) {
   scratch_text(r, "typedef ");
-  scratch_tokens(r, first, base_end, is_storage_word, NULL);
+  scratch_tokens_renamed(r, first, base_end);
   if (ptrs < name) {
     scratch_text(r, " ");
     scratch_tokens(r, ptrs, name, is_storage_word, NULL);
   }
   scratch_text(r, " cusim_shared_t_");
   scratch_token(r, name);
-  scratch_tokens(r, name + 1, end, is_storage_word, NULL);
+  scratch_tokens_renamed(r, name + 1, end);
   scratch_text(r, "; ");
-  if (is_extern) {
+  if (is_extern && file_scope) {
+    /* At file scope: an accessor of the block's dynamic arena; uses of NAME call it. */
+    scratch_text(r, "static inline ::std::remove_extent_t<cusim_shared_t_");
+    scratch_token(r, name);
+    scratch_text(r, ">* cusim_file_shared_");
+    scratch_token(r, name);
+    scratch_text(r, "() { return (::std::remove_extent_t<cusim_shared_t_");
+    scratch_token(r, name);
+    scratch_text(r, ">*)::cusim::shared_dynamic(); }");
+  } else if (is_extern) {
     const char *element[] = {"::std::remove_extent_t<cusim_shared_t_", NULL, ">"};
     for (int pointer = 0; pointer < 2; pointer++) {
       if (pointer) scratch_text(r, " = (");
@@ -59,11 +186,14 @@ static void scratch_shared_declarator(rewriter *r, size_t first, size_t base_end
       if (!pointer) scratch_token(r, name);
     }
   } else {
-    scratch_text(r, "cusim_shared_t_");
+    /* At file scope: an accessor of the current block's copy (one site, whichever kernel or
+     * device function uses it); uses of NAME call it (rename_file_shared). */
+    scratch_text(r, file_scope ? "static inline cusim_shared_t_" : "cusim_shared_t_");
     scratch_token(r, name);
-    scratch_text(r, "& ");
+    scratch_text(r, file_scope ? "& cusim_file_shared_" : "& ");
     scratch_token(r, name);
-    scratch_text(r, " = *::cusim::shared_var<cusim_shared_t_");
+    scratch_text(r, file_scope ? "() { return *::cusim::shared_var<cusim_shared_t_"
+                               : " = *::cusim::shared_var<cusim_shared_t_");
     scratch_token(r, name);
     /* A template argument loses a typedef's alignment attribute, so an aligned declaration's
      * site also tells the alignment (an addition to the contract in docs/architecture.md: site()
@@ -75,6 +205,7 @@ static void scratch_shared_declarator(rewriter *r, size_t first, size_t base_end
     } else {
       scratch_text(r, ">([]{});");
     }
+    if (file_scope) scratch_text(r, " }");
   }
 }
 
@@ -168,12 +299,15 @@ size_t rewrite_shared(rewriter *r, size_t at) {
     return at + 1;
   }
   int in_function = r->brace_count > 0 && r->braces_in_function[r->brace_count - 1];
-  if (!in_function) {
+  /* At file scope (outside any braces) nvcc takes it too: each block of a kernel that uses it
+   * has its own copy. Inside a namespace or class it is not supported. */
+  int file_scope = r->brace_count == 0;
+  if (!in_function && !file_scope) {
     report(r, at, "__shared__ variable '", name,
-           name != NO_TOKEN ? "' outside a function is not supported by the simulator; declare "
-                              "it inside the kernel"
-                            : "outside a function is not supported by the simulator; declare "
-                              "it inside the kernel");
+           name != NO_TOKEN ? "' in a namespace or class is not supported by the simulator; "
+                              "declare it at file scope or inside the kernel"
+                            : "in a namespace or class is not supported by the simulator; declare "
+                              "it at file scope or inside the kernel");
     return end + 1;
   }
   if (name == NO_TOKEN) {
@@ -215,9 +349,19 @@ size_t rewrite_shared(rewriter *r, size_t at) {
              "' must be an array of unknown size, as in 'extern __shared__ float name[];'");
       return end + 1;
     }
+    if (!file_scope && is_file_shared_use(r, own)) {
+      report(r, own, "'", own,
+             "' is declared again after a __shared__ variable of that name at file scope; the "
+             "simulator does not tell them apart: rename one");
+      r->scratch.size = 0; /* an empty edit: the rename does not report it again */
+      add_edit(r, at, r->tokens[first].start, r->tokens[end].start + 1);
+      return end + 1;
+    }
+    if (file_scope && file_shared_index(r, own) != NO_TOKEN) continue; /* declared again */
+    if (file_scope && !note_file_shared(r, own, end + 1)) return end + 1;
     if (d > 0) scratch_text(r, " ");
     scratch_shared_declarator(r, first, base_end, d == 0 ? base_end : from, own, to, is_extern,
-                              is_aligned);
+                              is_aligned, file_scope);
   }
   add_edit(r, at, r->tokens[first].start, r->tokens[end].start + 1);
   r->walk_floor = end + 1;
