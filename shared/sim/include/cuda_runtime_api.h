@@ -124,6 +124,9 @@ cudaError_t cudaStreamCreateWithPriority(cudaStream_t *pStream, unsigned int fla
 cudaError_t cudaStreamDestroy(cudaStream_t stream);
 cudaError_t cudaStreamSynchronize(cudaStream_t stream);
 cudaError_t cudaStreamQuery(cudaStream_t stream);
+cudaError_t cudaStreamAttachMemAsync(cudaStream_t stream, void *devPtr,
+                                     size_t length CUSIM_DEFAULT(0),
+                                     unsigned int flags CUSIM_DEFAULT(cudaMemAttachSingle));
 cudaError_t cudaStreamWaitEvent(cudaStream_t stream, cudaEvent_t event,
                                 unsigned int flags CUSIM_DEFAULT(0));
 cudaError_t cudaStreamGetPriority(cudaStream_t hStream, int *priority);

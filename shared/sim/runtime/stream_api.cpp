@@ -99,6 +99,18 @@ cudaError_t cudaStreamQuery(cudaStream_t stream) {
   if (sticky() != cudaSuccess) return set_error(sticky());
   return e;
 }
+// Which streams may touch managed memory: every simulated thread sees the host's memory, so the
+// attachment changes nothing here; its arguments are checked as CUDA checks them.
+cudaError_t cudaStreamAttachMemAsync(cudaStream_t stream, void *devPtr, size_t,
+                                     unsigned int flags) {
+  if (!valid_stream(stream)) return set_error(cudaErrorInvalidResourceHandle);
+  if (devPtr == nullptr ||
+      (flags != cudaMemAttachGlobal && flags != cudaMemAttachHost && flags != cudaMemAttachSingle))
+    return set_error(cudaErrorInvalidValue);
+  if (flags == cudaMemAttachSingle && (stream == nullptr || stream == cudaStreamLegacy))
+    return set_error(cudaErrorInvalidValue); // attached singly to the NULL stream: illegal
+  return cudaSuccess;
+}
 cudaError_t cudaStreamWaitEvent(cudaStream_t stream, cudaEvent_t event, unsigned int) {
   if (!valid_stream(stream)) return set_error(cudaErrorInvalidResourceHandle);
   std::lock_guard<std::mutex> lock(mu);
