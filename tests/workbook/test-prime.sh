@@ -2,9 +2,9 @@
 # unit.workbook.prime: the fixture (workbook_build) that the unit.workbook.* tests which build run
 # after. It configures a learner copy of the tree the way they configure theirs and, where the
 # copies compile through ccache (WB_CCACHE=ON in WORKBOOK_TEST_CMAKE_ARGS and ccache installed, as
-# in CI), builds the harness, the rewriter and the simulator's runtime once (in a learner copy's layout
-# and in the one `workbook grade` builds): every later copy then
-# takes those objects from the cache instead of compiling them again (lib.sh sets CCACHE_BASEDIR,
+# in CI), builds the harness, the rewriter and the simulator's runtime once (in a learner copy's
+# layout and in the one `workbook grade` builds): every later copy then takes those objects from
+# the cache instead of compiling them again (lib.sh sets CCACHE_BASEDIR,
 # so the copies' different folders hash alike). Without ccache there is nothing to share, and it
 # only checks that the copies compile without a launcher.
 source "$(dirname "${BASH_SOURCE[0]}")/lib.sh"
