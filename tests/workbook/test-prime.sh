@@ -2,13 +2,16 @@
 # unit.workbook.prime: the fixture (workbook_build) that the unit.workbook.* tests which build run
 # after. It configures a learner copy of the tree the way they configure theirs and, where the
 # copies compile through ccache (WB_CCACHE=ON in WORKBOOK_TEST_CMAKE_ARGS and ccache installed, as
-# in CI), builds the harness, the rewriter and the simulator's runtime once: every later copy then
-# takes those objects from the cache instead of compiling them again (lib.sh sets CCACHE_BASEDIR,
+# in CI), builds the harness, the rewriter and the simulator's runtime once (in a learner copy's
+# layout and in the one `workbook grade` builds): every later copy then takes those objects from
+# the cache instead of compiling them again (lib.sh sets CCACHE_BASEDIR,
 # so the copies' different folders hash alike). Without ccache there is nothing to share, and it
 # only checks that the copies compile without a launcher.
 source "$(dirname "${BASH_SOURCE[0]}")/lib.sh"
 
-tree=$SCRATCH/tree
+# The tree sits where `workbook grade` puts its pristine copy (OUT/work/tree, built in OUT/work/build),
+# so that one tree serves both layouts below.
+tree=$SCRATCH/work/tree
 copy_source_tree "$tree"
 # shellcheck disable=SC2086 # WORKBOOK_CMAKE_ARGS is a list of arguments, as the workbook splits it
 (cd "$tree" && cmake --preset default -B "$tree/build" $WORKBOOK_CMAKE_ARGS -DWB_LESSONS=01) \
@@ -26,6 +29,15 @@ if [ $uses_ccache = yes ]; then
   (cd "$tree" && timeout 1500 cmake --build build -j 2 --target wb_harness_sim cusim-rewrite cusim) \
     >"$SCRATCH/build.log" 2>&1
   check "the harness, the rewriter and the runtime build once for every copy" status_is $? 0
+  # `workbook grade` (unit.workbook.export, hidden, layouts, race, template, grade) builds its own
+  # pristine tree in OUT/work/build, beside OUT/work/tree: the sources are ../tree/... from there,
+  # not ../... as from a learner's TREE/build, so ccache keys them apart. Build that layout once
+  # too (grade configures with WB_LESSONS and WB_TEST_TIMEOUT, which change no compile).
+  # shellcheck disable=SC2086
+  (cd "$tree" && cmake --preset default -B "$SCRATCH/work/build" $WORKBOOK_CMAKE_ARGS -DWB_LESSONS=01 \
+    -DWB_TEST_TIMEOUT=60 && timeout 1500 cmake --build "$SCRATCH/work/build" -j 2 \
+    --target wb_harness_sim cusim-rewrite cusim) >"$SCRATCH/build-grade.log" 2>&1
+  check "the same for the build that workbook grade makes (OUT/work/build)" status_is $? 0
   ccache --show-stats 2>/dev/null | sed 's/^/    | /' | head -n 12
 else
   check "without ccache the copy compiles without a launcher" test -z "$compiles"
