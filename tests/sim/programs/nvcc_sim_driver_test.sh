@@ -60,6 +60,18 @@ expect_pass "separate compilation with -c, then link" \
   bash -c "'$nvcc_sim' -c -o hello.o '$programs/hello_blocks.cu' && '$nvcc_sim' hello.o -o hello && ./hello"
 expect_pass "-run" "$nvcc_sim" -run -o stencil "$programs/stencil_1d.cu"
 
+# __CUDA_ARCH__ in the program's own files: one note names the first line that tests it
+# (kernel_arguments.cu does, twice, in __host__ __device__ members); a program without it, none.
+output=$("$nvcc_sim" -o kernel_arguments "$programs/kernel_arguments.cu" 2>&1 && ./kernel_arguments 2>&1)
+quiet=$("$nvcc_sim" -o vector_add_again "$programs/vector_add.cu" 2>&1)
+if grep -q '^PASS' <<<"$output" &&
+  grep -Eq 'nvcc-sim: note: [^ ]*kernel_arguments.cu:16 tests __CUDA_ARCH__ \(and 1 more\): nvcc compiles device code with it defined' <<<"$output" &&
+  ! grep -q __CUDA_ARCH__ <<<"$quiet"; then
+  echo "ok: a note where the program tests __CUDA_ARCH__, none where it does not"
+else
+  fail "__CUDA_ARCH__ note: $output / $quiet"
+fi
+
 # A Makefile's separate compilation (issue 27, item 3): -rdc=true -dc of two .cu files (a kernel
 # calls a __device__ function of the other), -dlink, a .c file in the host compiler's default
 # dialect (M_PI, timersub: hidden by -std=c11), -include, -Xcompiler lists, and GPU-only flags
