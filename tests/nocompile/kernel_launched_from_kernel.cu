@@ -1,4 +1,4 @@
-// expect: the kernel 'child' is launched from device code: dynamic parallelism, which nvcc builds only with -rdc=true and the simulator does not run
+// expect: 'child' is launched from device code: dynamic parallelism, which nvcc builds only
 __global__ void child(int *x) {
   x[threadIdx.x] += 1;
 }

@@ -887,8 +887,12 @@ CUSIM_ATOMIC_FP(double)
 /* The _block and _system scopes are the same operations here: one device, and every simulated
    thread shares the host's coherent memory. */
 #define CUSIM_ATOMIC_SCOPES(op)                                                                    \
-  template <class T, class... U> inline T op##_block(T *a, U... v) { return op(a, v...); }         \
-  template <class T, class... U> inline T op##_system(T *a, U... v) { return op(a, v...); }
+  template <class T, class... U> inline T op##_block(T *a, U... v) {                               \
+    return op(a, v...);                                                                            \
+  }                                                                                                \
+  template <class T, class... U> inline T op##_system(T *a, U... v) {                              \
+    return op(a, v...);                                                                            \
+  }
 CUSIM_ATOMIC_SCOPES(atomicAdd)
 CUSIM_ATOMIC_SCOPES(atomicSub)
 CUSIM_ATOMIC_SCOPES(atomicExch)
