@@ -130,6 +130,11 @@ cudaError_t cudaStreamAttachMemAsync(cudaStream_t stream, void *devPtr,
 cudaError_t cudaStreamWaitEvent(cudaStream_t stream, cudaEvent_t event,
                                 unsigned int flags CUSIM_DEFAULT(0));
 cudaError_t cudaStreamGetPriority(cudaStream_t hStream, int *priority);
+cudaError_t cudaStreamSetAttribute(cudaStream_t hStream, cudaStreamAttrID attr,
+                                   const cudaStreamAttrValue *value);
+cudaError_t cudaStreamGetAttribute(cudaStream_t hStream, cudaStreamAttrID attr,
+                                   cudaStreamAttrValue *value_out);
+cudaError_t cudaCtxResetPersistingL2Cache(void);
 cudaError_t cudaStreamGetFlags(cudaStream_t hStream, unsigned int *flags);
 cudaError_t cudaLaunchHostFunc(cudaStream_t stream, cudaHostFn_t fn, void *userData);
 cudaError_t cudaStreamAddCallback(cudaStream_t stream, cudaStreamCallback_t callback,

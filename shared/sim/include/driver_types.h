@@ -267,6 +267,46 @@ enum cudaLimit {
   cudaLimitPersistingL2CacheSize = 0x06
 };
 
+/* L2 persistence and the other stream attributes (cudaStreamSetAttribute): the simulator keeps
+   the values and checks them as CUDA does; it has no cache they would change. */
+enum cudaAccessProperty {
+  cudaAccessPropertyNormal = 0,
+  cudaAccessPropertyStreaming = 1,
+  cudaAccessPropertyPersisting = 2
+};
+struct cudaAccessPolicyWindow {
+  void *base_ptr;
+  size_t num_bytes;
+  float hitRatio;
+  enum cudaAccessProperty hitProp;
+  enum cudaAccessProperty missProp;
+};
+enum cudaSynchronizationPolicy {
+  cudaSyncPolicyAuto = 1,
+  cudaSyncPolicySpin = 2,
+  cudaSyncPolicyYield = 3,
+  cudaSyncPolicyBlockingSync = 4
+};
+typedef enum cudaLaunchAttributeID {
+  cudaLaunchAttributeIgnore = 0,
+  cudaLaunchAttributeAccessPolicyWindow = 1,
+  cudaLaunchAttributeCooperative = 2,
+  cudaLaunchAttributeSynchronizationPolicy = 3,
+  cudaLaunchAttributePriority = 8
+} cudaLaunchAttributeID;
+typedef union cudaLaunchAttributeValue {
+  char pad[64];
+  struct cudaAccessPolicyWindow accessPolicyWindow;
+  int cooperative;
+  enum cudaSynchronizationPolicy syncPolicy;
+  int priority;
+} cudaLaunchAttributeValue;
+#define cudaStreamAttrID cudaLaunchAttributeID
+#define cudaStreamAttrValue cudaLaunchAttributeValue
+#define cudaStreamAttributeAccessPolicyWindow cudaLaunchAttributeAccessPolicyWindow
+#define cudaStreamAttributeSynchronizationPolicy cudaLaunchAttributeSynchronizationPolicy
+#define cudaStreamAttributePriority cudaLaunchAttributePriority
+
 enum cudaComputeMode {
   cudaComputeModeDefault = 0,
   cudaComputeModeExclusive = 1,

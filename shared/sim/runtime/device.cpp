@@ -208,6 +208,8 @@ cudaError_t cudaGetDeviceProperties(struct cudaDeviceProp *p, int device) {
   p->unifiedAddressing = 1;
   p->memoryBusWidth = 64;
   p->l2CacheSize = 4 * 1024 * 1024;
+  p->persistingL2CacheMaxSize = 3 * 1024 * 1024;    // three quarters of L2 (an A100: 30 of 40 MB)
+  p->accessPolicyMaxWindowSize = 128 * 1024 * 1024; // a made-up device: a round figure
   p->maxThreadsPerMultiProcessor = 2048;
   p->streamPrioritiesSupported = 1;
   p->globalL1CacheSupported = 1;
@@ -302,6 +304,12 @@ cudaError_t cudaDeviceGetAttribute(int *value, enum cudaDeviceAttr attr, int dev
     break;
   case cudaDevAttrL2CacheSize:
     v = p.l2CacheSize;
+    break;
+  case cudaDevAttrMaxPersistingL2CacheSize:
+    v = p.persistingL2CacheMaxSize;
+    break;
+  case cudaDevAttrMaxAccessPolicyWindowSize:
+    v = p.accessPolicyMaxWindowSize;
     break;
   case cudaDevAttrMaxThreadsPerMultiProcessor:
     v = p.maxThreadsPerMultiProcessor;

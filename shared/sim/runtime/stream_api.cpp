@@ -4,6 +4,8 @@
 
 #include <chrono>
 #include <cstdio>
+#include <cstring>
+#include <map>
 
 namespace cusim {
 namespace rt {
@@ -24,6 +26,11 @@ void sync_blocking() {
   after_sync();
 }
 } // namespace api
+
+namespace {
+// cudaStreamSetAttribute's values, by stream and attribute (under mu); a destroyed stream's go.
+std::map<std::pair<cudaStream_t, int>, cudaLaunchAttributeValue> stream_attributes;
+} // namespace
 
 namespace {
 uint64_t now_ns() {
@@ -81,6 +88,9 @@ cudaError_t cudaStreamDestroy(cudaStream_t stream) {
     report("cudaStreamDestroy(%p): not a live stream (destroyed twice?)", (void *)stream);
     return set_error(cudaErrorInvalidResourceHandle);
   }
+  stream_attributes.erase({stream, (int)cudaLaunchAttributeAccessPolicyWindow});
+  stream_attributes.erase({stream, (int)cudaLaunchAttributeSynchronizationPolicy});
+  stream_attributes.erase({stream, (int)cudaLaunchAttributePriority});
   // Work already queued on it still runs (CUDA finishes it); the handle is freed now.
   stream_destroyed(stream);
   resource_released(stream);
@@ -109,6 +119,49 @@ cudaError_t cudaStreamAttachMemAsync(cudaStream_t stream, void *devPtr, size_t,
     return set_error(cudaErrorInvalidValue);
   if (flags == cudaMemAttachSingle && (stream == nullptr || stream == cudaStreamLegacy))
     return set_error(cudaErrorInvalidValue); // attached singly to the NULL stream: illegal
+  return cudaSuccess;
+}
+// Stream attributes: kept and checked as CUDA checks them; the simulator has no L2 cache for an
+// access policy window to change, nor a scheduler for a priority or a synchronization policy.
+cudaError_t cudaStreamSetAttribute(cudaStream_t stream, cudaStreamAttrID attr,
+                                   const cudaStreamAttrValue *value) {
+  if (!valid_stream(stream)) return set_error(cudaErrorInvalidResourceHandle);
+  if (value == nullptr) return set_error(cudaErrorInvalidValue);
+  if (attr == cudaLaunchAttributeAccessPolicyWindow) {
+    const cudaAccessPolicyWindow &w = value->accessPolicyWindow;
+    cudaDeviceProp p;
+    cudaGetDeviceProperties(&p, 0);
+    bool property_ok =
+        w.hitProp >= cudaAccessPropertyNormal && w.hitProp <= cudaAccessPropertyPersisting &&
+        w.missProp >= cudaAccessPropertyNormal && w.missProp <= cudaAccessPropertyPersisting;
+    if (w.num_bytes > (size_t)p.accessPolicyMaxWindowSize || !property_ok)
+      return set_error(cudaErrorInvalidValue);
+  } else if (attr == cudaLaunchAttributeSynchronizationPolicy) {
+    if (value->syncPolicy < cudaSyncPolicyAuto || value->syncPolicy > cudaSyncPolicyBlockingSync)
+      return set_error(cudaErrorInvalidValue);
+  } else if (attr != cudaLaunchAttributePriority) {
+    return set_error(cudaErrorInvalidValue);
+  }
+  std::lock_guard<std::mutex> lock(mu);
+  stream_attributes[{stream, (int)attr}] = *value;
+  return cudaSuccess;
+}
+cudaError_t cudaStreamGetAttribute(cudaStream_t stream, cudaStreamAttrID attr,
+                                   cudaStreamAttrValue *value_out) {
+  if (!valid_stream(stream)) return set_error(cudaErrorInvalidResourceHandle);
+  if (value_out == nullptr ||
+      (attr != cudaLaunchAttributeAccessPolicyWindow &&
+       attr != cudaLaunchAttributeSynchronizationPolicy && attr != cudaLaunchAttributePriority))
+    return set_error(cudaErrorInvalidValue);
+  std::memset(value_out, 0, sizeof *value_out);
+  if (attr == cudaLaunchAttributeSynchronizationPolicy) value_out->syncPolicy = cudaSyncPolicyAuto;
+  if (attr == cudaLaunchAttributePriority) cudaStreamGetPriority(stream, &value_out->priority);
+  std::lock_guard<std::mutex> lock(mu);
+  auto found = stream_attributes.find({stream, (int)attr});
+  if (found != stream_attributes.end()) *value_out = found->second;
+  return cudaSuccess;
+}
+cudaError_t cudaCtxResetPersistingL2Cache(void) {
   return cudaSuccess;
 }
 cudaError_t cudaStreamWaitEvent(cudaStream_t stream, cudaEvent_t event, unsigned int) {

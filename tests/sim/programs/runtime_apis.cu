@@ -3,9 +3,11 @@
 // (CUDA answers that a device is not its own peer), a device that does not exist is an error,
 // and cudaMemcpyPeer between device 0 and itself is a plain copy. cudaStreamAttachMemAsync
 // (UnifiedMemoryPerf) attaches managed memory to a stream, and refuses to attach it singly to
-// the NULL stream.
+// the NULL stream. An L2 access policy window on a stream (simpleAttributes) is kept and read back,
+// and a window larger than the device's maximum refused.
 #include <cuda_runtime.h>
 #include <stdio.h>
+#include <string.h>
 
 int main(void) {
   int count = 0, can = -1, wrong = 0;
@@ -46,6 +48,34 @@ int main(void) {
     printf("FAIL runtime_apis: cudaStreamAttachMemAsync: %s, %s, %s\n",
            cudaGetErrorString(attached), cudaGetErrorString(synced),
            cudaGetErrorString(null_single));
+    wrong++;
+  }
+  // An L2 access policy window on a stream (simpleAttributes): kept, read back, checked.
+  cudaDeviceProp prop;
+  cudaGetDeviceProperties(&prop, 0);
+  cudaError_t limit =
+      cudaDeviceSetLimit(cudaLimitPersistingL2CacheSize, prop.persistingL2CacheMaxSize);
+  cudaStreamAttrValue window, back_value;
+  memset(&window, 0, sizeof window);
+  window.accessPolicyWindow.base_ptr = managed;
+  window.accessPolicyWindow.num_bytes = sizeof host;
+  window.accessPolicyWindow.hitRatio = 0.5f;
+  window.accessPolicyWindow.hitProp = cudaAccessPropertyPersisting;
+  window.accessPolicyWindow.missProp = cudaAccessPropertyStreaming;
+  cudaError_t set = cudaStreamSetAttribute(stream, cudaStreamAttributeAccessPolicyWindow, &window);
+  cudaError_t got =
+      cudaStreamGetAttribute(stream, cudaStreamAttributeAccessPolicyWindow, &back_value);
+  window.accessPolicyWindow.num_bytes = (size_t)prop.accessPolicyMaxWindowSize + 1; // too large
+  cudaError_t bad = cudaStreamSetAttribute(stream, cudaStreamAttributeAccessPolicyWindow, &window);
+  cudaGetLastError(); // the expected error
+  cudaError_t reset = cudaCtxResetPersistingL2Cache();
+  if (limit != cudaSuccess || set != cudaSuccess || got != cudaSuccess ||
+      bad != cudaErrorInvalidValue || reset != cudaSuccess ||
+      back_value.accessPolicyWindow.base_ptr != managed ||
+      back_value.accessPolicyWindow.hitRatio != 0.5f) {
+    printf("FAIL runtime_apis: access policy window: %s, %s, %s, %s, %s\n",
+           cudaGetErrorString(limit), cudaGetErrorString(set), cudaGetErrorString(got),
+           cudaGetErrorString(bad), cudaGetErrorString(reset));
     wrong++;
   }
   cudaStreamDestroy(stream);
