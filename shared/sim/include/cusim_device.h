@@ -423,7 +423,21 @@ inline void *shared_dynamic() {
 
 /* Device-side runtime (libcusim). */
 namespace dev {
-enum warp_op_kind { op_sync = 1, op_shfl, op_ballot, op_match_any, op_match_all };
+enum warp_op_kind {
+  op_sync = 1,
+  op_shfl,
+  op_ballot,
+  op_match_any,
+  op_match_all,
+  op_reduce_add, /* __reduce_*_sync (sm_80): the 32-bit values of the mask's lanes combined */
+  op_reduce_min,
+  op_reduce_max,
+  op_reduce_umin,
+  op_reduce_umax,
+  op_reduce_and,
+  op_reduce_or,
+  op_reduce_xor
+};
 int syncthreads(int kind, int predicate, const char *file, int line);
 void sync_block(const char *file, int line); /* __syncthreads() */
 uint64_t warp_op(int kind, unsigned mask, uint64_t value, unsigned src_lane, const char *what,
@@ -619,6 +633,29 @@ inline unsigned match_all(const char *file, int line, unsigned mask, T value, in
   if (pred) *pred = r != 0;
   return r;
 }
+/* __reduce_add/min/max_sync of an int or an unsigned, __reduce_and/or/xor_sync of an unsigned. */
+inline unsigned reduce_sync(int kind, const char *what, const char *file, int line, unsigned mask,
+                            unsigned value) {
+  return (unsigned)warp_op(kind, mask, value, 0, what, file, line);
+}
+inline int reduce_add(const char *file, int line, unsigned mask, int value) {
+  return (int)reduce_sync(op_reduce_add, "__reduce_add_sync", file, line, mask, (unsigned)value);
+}
+inline unsigned reduce_add(const char *file, int line, unsigned mask, unsigned value) {
+  return reduce_sync(op_reduce_add, "__reduce_add_sync", file, line, mask, value);
+}
+inline int reduce_min(const char *file, int line, unsigned mask, int value) {
+  return (int)reduce_sync(op_reduce_min, "__reduce_min_sync", file, line, mask, (unsigned)value);
+}
+inline unsigned reduce_min(const char *file, int line, unsigned mask, unsigned value) {
+  return reduce_sync(op_reduce_umin, "__reduce_min_sync", file, line, mask, value);
+}
+inline int reduce_max(const char *file, int line, unsigned mask, int value) {
+  return (int)reduce_sync(op_reduce_max, "__reduce_max_sync", file, line, mask, (unsigned)value);
+}
+inline unsigned reduce_max(const char *file, int line, unsigned mask, unsigned value) {
+  return reduce_sync(op_reduce_umax, "__reduce_max_sync", file, line, mask, value);
+}
 } // namespace dev
 } // namespace cusim
 
@@ -716,6 +753,18 @@ inline unsigned syncwarp_mask(unsigned mask = 0xffffffffu) {
 #define __match_any_sync(mask, v) (::cusim::dev::match_any(__FILE__, __LINE__, (mask), (v)))
 #define __match_all_sync(mask, v, pred)                                                            \
   (::cusim::dev::match_all(__FILE__, __LINE__, (mask), (v), (pred)))
+#define __reduce_add_sync(mask, v) (::cusim::dev::reduce_add(__FILE__, __LINE__, (mask), (v)))
+#define __reduce_min_sync(mask, v) (::cusim::dev::reduce_min(__FILE__, __LINE__, (mask), (v)))
+#define __reduce_max_sync(mask, v) (::cusim::dev::reduce_max(__FILE__, __LINE__, (mask), (v)))
+#define __reduce_and_sync(mask, v)                                                                 \
+  (::cusim::dev::reduce_sync(::cusim::dev::op_reduce_and, "__reduce_and_sync", __FILE__, __LINE__, \
+                             (mask), (unsigned)(v)))
+#define __reduce_or_sync(mask, v)                                                                  \
+  (::cusim::dev::reduce_sync(::cusim::dev::op_reduce_or, "__reduce_or_sync", __FILE__, __LINE__,   \
+                             (mask), (unsigned)(v)))
+#define __reduce_xor_sync(mask, v)                                                                 \
+  (::cusim::dev::reduce_sync(::cusim::dev::op_reduce_xor, "__reduce_xor_sync", __FILE__, __LINE__, \
+                             (mask), (unsigned)(v)))
 namespace cusim {
 namespace dev {
 /* The ballot's bits are those of the lanes that took part; all_of compares with the mask's live

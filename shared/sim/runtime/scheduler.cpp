@@ -1388,6 +1388,48 @@ uint64_t warp_op(int kind, unsigned mask, uint64_t value, unsigned src_lane, con
         ws.out[l] = same;
       }
       break;
+    case op_reduce_add:
+    case op_reduce_min:
+    case op_reduce_max:
+    case op_reduce_umin:
+    case op_reduce_umax:
+    case op_reduce_and:
+    case op_reduce_or:
+    case op_reduce_xor: { // redux.sync: the 32-bit values of the mask's lanes, combined
+      unsigned first = (unsigned)__builtin_ctz(need);
+      uint32_t acc = (uint32_t)ws.val[first];
+      for (unsigned m = need & (need - 1); m; m &= m - 1) {
+        uint32_t v = (uint32_t)ws.val[__builtin_ctz(m)];
+        switch (kind) {
+        case op_reduce_add:
+          acc += v;
+          break;
+        case op_reduce_min:
+          acc = (int32_t)v < (int32_t)acc ? v : acc;
+          break;
+        case op_reduce_max:
+          acc = (int32_t)v > (int32_t)acc ? v : acc;
+          break;
+        case op_reduce_umin:
+          acc = v < acc ? v : acc;
+          break;
+        case op_reduce_umax:
+          acc = v > acc ? v : acc;
+          break;
+        case op_reduce_and:
+          acc &= v;
+          break;
+        case op_reduce_or:
+          acc |= v;
+          break;
+        default:
+          acc ^= v;
+          break;
+        }
+      }
+      for (unsigned m = need; m; m &= m - 1) ws.out[__builtin_ctz(m)] = acc;
+      break;
+    }
     case op_match_all: {
       bool all = true;
       unsigned first = (unsigned)__builtin_ctz(need);
