@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# tests/gpu/validate.sh [--build-only] [--results FILE] [--dir DIR]
+# tests/gpu/validate.sh [--build-only [--lessons-from BUILD]] [--results FILE] [--dir DIR]
 #
 # GPU ground truth. Builds everything for sm_90 with the real nvcc: every lesson's exercise and
 # solution, the must-not-compile corpus (tests/nocompile/*.cu: nvcc must REJECT each one), the
@@ -13,23 +13,32 @@
 # verified answer, those with a bug of their own too), and writes a results block (device,
 # driver, CUDA, date, each result) to FILE, ready to paste into docs/results.md. Any failure fails
 # the script (exit 1); what it skipped, and why, is said in one line each. Logs go to DIR (default
-# build-validate/).
+# build-validate/). With --build-only, --lessons-from BUILD takes the lessons' sm_90 builds from a
+# maintainer build that already made them with warnings as errors (CI's build-ci, whose
+# architectures include 90) instead of building them again: it checks that BUILD was configured
+# so, and that every lesson's exercise and solution there holds sm_90 code.
 set -u -o pipefail
 cd "$(dirname "${BASH_SOURCE[0]}")/../.." || exit 3
 root=$PWD
 
-build_only=0 dir=$root/build-validate results=''
+build_only=0 dir=$root/build-validate results='' lessons_from=''
 while [ $# -gt 0 ]; do
   case $1 in
     --build-only) build_only=1 ;;
     --results) results=${2:?--results needs a file}; shift ;;
     --dir) dir=${2:?--dir needs a folder}; shift ;;
-    -h | --help) sed -n '2,16p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
+    --lessons-from) lessons_from=${2:?--lessons-from needs a build folder}; shift ;;
+    -h | --help) sed -n '2,20p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
     *) echo "validate: unknown argument '$1' (try --help)" >&2; exit 2 ;;
   esac
   shift
 done
 case $dir in /*) ;; *) dir=$root/$dir ;; esac
+case $lessons_from in /* | "") ;; *) lessons_from=$root/$lessons_from ;; esac
+if [ -n "$lessons_from" ] && [ $build_only -eq 0 ]; then
+  echo "validate: --lessons-from needs --build-only (a GPU run tests its own build)" >&2
+  exit 2
+fi
 results=${results:-$dir/gpu-results.md}
 command -v nvcc >/dev/null || { echo "validate: nvcc not found: this script needs the CUDA toolkit" >&2; exit 3; }
 mkdir -p "$dir/logs" "$dir/bin"
@@ -44,7 +53,25 @@ trap 'kill $(jobs -rp) 2>/dev/null' EXIT # Ctrl-C stops the builds in flight too
 
 # ---- 1. Every lesson, exercise and solution, for sm_90 (CMake, the project's own build) --------
 start=$(date +%s)
-if cmake -S "$root" -B "$dir/lessons" -G Ninja -DWB_SIM=OFF -DWB_CUDA=ON -DWB_TESTS=maintainer \
+lesson_sources() { ls "$root"/lessons/*/exercise.cu "$root"/solutions/*/solution.cu 2>/dev/null | wc -l; }
+if [ -n "$lessons_from" ]; then
+  # The maintainer build made them already: check it did so for sm_90, with warnings as errors.
+  cache=$lessons_from/CMakeCache.txt
+  if [ ! -f "$cache" ]; then
+    fail "lessons: --lessons-from $lessons_from: no CMakeCache.txt there (build it first)"
+  elif ! grep -q '^WB_CUDA:BOOL=ON$' "$cache" || ! grep -q '^WB_WERROR:BOOL=ON$' "$cache" ||
+    ! grep -Eq '^CMAKE_CUDA_ARCHITECTURES:STRING=(.*;)?90(;.*)?$' "$cache"; then
+    fail "lessons: $lessons_from is not a CUDA build for sm_90 with WB_WERROR=ON"
+  else
+    count=0 expected=$(lesson_sources)
+    for program in "$lessons_from"/bin/*.exercise.cuda "$lessons_from"/bin/*.solution.cuda; do
+      [ -f "$program" ] || continue
+      if grep -aq 'sm_90' "$program"; then count=$((count + 1)); else fail "lessons: ${program##*/} holds no sm_90 code"; fi
+    done
+    echo "lessons: $count CUDA programs built for sm_90 by $lessons_from (not built again)"
+    [ "$count" -eq "$expected" ] || fail "lessons: $count CUDA programs in $lessons_from/bin, $expected expected"
+  fi
+elif cmake -S "$root" -B "$dir/lessons" -G Ninja -DWB_SIM=OFF -DWB_CUDA=ON -DWB_TESTS=maintainer \
   -DBUILD_TESTING=ON -DWB_MUTANTS=OFF -DWB_WERROR=ON -DCMAKE_BUILD_TYPE=Release -DCMAKE_CUDA_ARCHITECTURES=90 >"$logs/lessons.configure.log" 2>&1 &&
   cmake --build "$dir/lessons" -j "$jobs_max" >"$logs/lessons.build.log" 2>&1; then
   count=$(find "$dir/lessons/bin" -maxdepth 1 -type f -name '*.cuda' | wc -l)
