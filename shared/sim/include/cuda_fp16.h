@@ -21,6 +21,7 @@ struct alignas(4) __half2_raw {
 };
 
 struct __half;
+struct __nv_bfloat16;
 __half __float2half(const float a);
 __half __double2half(const double a);
 float __half2float(const __half a);
@@ -47,6 +48,7 @@ public:
   /* float and double: rounded to nearest even; integers likewise (their _rn conversions). */
   __half(const float f);
   __half(const double f);
+  explicit __half(const __nv_bfloat16 f); /* defined in cuda_bf16.h */
   __half(const short v);
   __half(const unsigned short v);
   __half(const int v);
