@@ -27,18 +27,18 @@ enum { n_results = 67 };
 __global__ void values(const float *in, const double *d, const int *ints, unsigned *out) {
   int k = 0;
   // float to half, round to nearest even (cvt.rn.f16.f32)
-  out[k++] = __half_as_ushort(__float2half(in[0]));  // 1: 0x3C00
-  out[k++] = __half_as_ushort(__float2half(in[1]));  // 65504, the largest half: 0x7BFF
-  out[k++] = __half_as_ushort(__float2half(in[2]));  // 65519, below the tie 65520: 0x7BFF
-  out[k++] = __half_as_ushort(__float2half(in[3]));  // 65520: tie, even is 2^16: inf 0x7C00
-  out[k++] = __half_as_ushort(__float2half(in[4]));  // 1e10: inf 0x7C00
-  out[k++] = __half_as_ushort(__float2half(-in[4])); // -inf 0xFC00
-  out[k++] = __half_as_ushort(__float2half(in[5]));  // 2^-24, the smallest subnormal: 0x0001
-  out[k++] = __half_as_ushort(__float2half(in[6]));  // 2^-25: tie between 0 and 2^-24: 0x0000
-  out[k++] = __half_as_ushort(__float2half(in[7]));  // 1.5 * 2^-25, above the tie: 0x0001
-  out[k++] = __half_as_ushort(__float2half(in[16])); // 2^-14, the smallest normal: 0x0400
-  out[k++] = __half_as_ushort(__float2half(in[8]));  // 1 + 2^-11: tie, 1 is even: 0x3C00
-  out[k++] = __half_as_ushort(__float2half(in[9]));  // 1 + 3*2^-11: tie, 0x3C02 is even
+  out[k++] = __half_as_ushort(__float2half(in[0]));      // 1: 0x3C00
+  out[k++] = __half_as_ushort(__float2half(in[1]));      // 65504, the largest half: 0x7BFF
+  out[k++] = __half_as_ushort(__float2half(in[2]));      // 65519, below the tie 65520: 0x7BFF
+  out[k++] = __half_as_ushort(__float2half(in[3]));      // 65520: tie, even is 2^16: inf 0x7C00
+  out[k++] = __half_as_ushort(__float2half(in[4]));      // 1e10: inf 0x7C00
+  out[k++] = __half_as_ushort(__float2half(-in[4]));     // -inf 0xFC00
+  out[k++] = __half_as_ushort(__float2half(in[5]));      // 2^-24, the smallest subnormal: 0x0001
+  out[k++] = __half_as_ushort(__float2half(in[6]));      // 2^-25: tie between 0 and 2^-24: 0x0000
+  out[k++] = __half_as_ushort(__float2half(in[7]));      // 1.5 * 2^-25, above the tie: 0x0001
+  out[k++] = __half_as_ushort(__float2half(in[16]));     // 2^-14, the smallest normal: 0x0400
+  out[k++] = __half_as_ushort(__float2half(in[8]));      // 1 + 2^-11: tie, 1 is even: 0x3C00
+  out[k++] = __half_as_ushort(__float2half(in[9]));      // 1 + 3*2^-11: tie, 0x3C02 is even
   out[k++] = __hisnan(__float2half(in[11])) ? 1u : 0u;   // NaN stays NaN: 1
   out[k++] = __half_as_ushort(__float2half(in[12]));     // -0: 0x8000
   out[k++] = __half_as_ushort(__float2half(in[13]));     // 0.1 = 1.6 * 2^-4, 614.4/1024: 0x2E66
@@ -55,11 +55,11 @@ __global__ void values(const float *in, const double *d, const int *ints, unsign
   out[k++] = __float_as_uint(__half2float(__ushort_as_half(0x7BFF))); // 65504: 0x477FE000
   // half to integer (cvt.rni/rzi/rmi/rpi: NaN gives 0, out of range saturates)
   __half h25 = __float2half(in[14]), h35 = __float2half(in[15]);
-  out[k++] = (unsigned)__half2int_rn(h25);          // 2.5: tie to even, 2
-  out[k++] = (unsigned)__half2int_rn(h35);          // 3.5: 4
-  out[k++] = (unsigned)__half2int_rz(__hneg(h25));  // -2.5 towards zero: -2
-  out[k++] = (unsigned)__half2int_rd(__hneg(h25));  // down: -3
-  out[k++] = (unsigned)__half2int_ru(h25);          // up: 3
+  out[k++] = (unsigned)__half2int_rn(h25);                     // 2.5: tie to even, 2
+  out[k++] = (unsigned)__half2int_rn(h35);                     // 3.5: 4
+  out[k++] = (unsigned)__half2int_rz(__hneg(h25));             // -2.5 towards zero: -2
+  out[k++] = (unsigned)__half2int_rd(__hneg(h25));             // down: -3
+  out[k++] = (unsigned)__half2int_ru(h25);                     // up: 3
   out[k++] = (unsigned)__half2short_rz(__float2half(in[4]));   // inf: 32767
   out[k++] = (unsigned)__half2ushort_rz(__float2half(in[33])); // -1: 0
   out[k++] = (unsigned)__half2int_rz(__float2half(in[11]));    // NaN: 0
@@ -72,11 +72,14 @@ __global__ void values(const float *in, const double *d, const int *ints, unsign
   out[k++] = __half_as_ushort(__int2half_rz(ints[2])); // 70000 towards zero: 65504 0x7BFF
   // arithmetic, one rounding each
   __half one = __float2half(in[0]);
-  out[k++] = __half_as_ushort(__hadd_rn(one, __float2half(in[5] * 8192.0f))); // 1 + 2^-11: tie, 0x3C00
+  out[k++] =
+      __half_as_ushort(__hadd_rn(one, __float2half(in[5] * 8192.0f))); // 1 + 2^-11: tie, 0x3C00
   out[k++] = __half_as_ushort(__hadd(__float2half(in[1]), __float2half(in[32]))); // 65520: inf
   out[k++] = __half_as_ushort(__hadd(__float2half(in[1]), __float2half(in[31]))); // 65512: 0x7BFF
-  out[k++] = __half_as_ushort(__hmul_rn(__float2half(in[16]), __float2half(in[21]))); // 2^-15: 0x0200
-  out[k++] = __half_as_ushort(__hmul_rn(__float2half(in[16]), __float2half(in[5] * 8192.0f))); // 2^-25: 0
+  out[k++] =
+      __half_as_ushort(__hmul_rn(__float2half(in[16]), __float2half(in[21]))); // 2^-15: 0x0200
+  out[k++] =
+      __half_as_ushort(__hmul_rn(__float2half(in[16]), __float2half(in[5] * 8192.0f))); // 2^-25: 0
   out[k++] = __half_as_ushort(__hmul(__float2half(in[23]), __float2half(in[23]))); // 65536: inf
   out[k++] = __half_as_ushort(__hdiv(one, __float2half(in[24]))); // 1/3: 341.33/1024, 0x3555
   out[k++] = __half_as_ushort(hsqrt(__float2half(in[25]))); // sqrt 2 = 1 + 424.15/1024: 0x3DA8
@@ -87,32 +90,37 @@ __global__ void values(const float *in, const double *d, const int *ints, unsign
   out[k++] = __half_as_ushort(__hfma(__float2half(in[26]), __float2half(in[27]), __hneg(one)));
   // -0.5625 * 29120 = -16380, a tie between -16376 and -16384; + 0x1.078p-15 makes it nearer
   // -16376: 0xF3FF. In float the addend is lost and the tie goes to even: -16384 0xF400.
-  out[k++] = __half_as_ushort(__hfma(__float2half(in[28]), __float2half(in[29]), __float2half(in[30])));
+  out[k++] =
+      __half_as_ushort(__hfma(__float2half(in[28]), __float2half(in[29]), __float2half(in[30])));
   // max and min: a NaN gives the other; max(+0, -0) = +0, min(+0, -0) = -0
   __half nan = __float2half(in[11]), pz = __float2half(0.0f), nz = __float2half(in[12]);
-  out[k++] = __half_as_ushort(__hmax(nan, one));          // 0x3C00
-  out[k++] = __half_as_ushort(__hmax(nz, pz));            // 0x0000
-  out[k++] = __half_as_ushort(__hmin(pz, nz));            // 0x8000
-  out[k++] = __hisnan(__hmax_nan(nan, one)) ? 1u : 0u;    // 1
+  out[k++] = __half_as_ushort(__hmax(nan, one));       // 0x3C00
+  out[k++] = __half_as_ushort(__hmax(nz, pz));         // 0x0000
+  out[k++] = __half_as_ushort(__hmin(pz, nz));         // 0x8000
+  out[k++] = __hisnan(__hmax_nan(nan, one)) ? 1u : 0u; // 1
   out[k++] = (__hne(nan, one) ? 1u : 0u) | (__hneu(nan, one) ? 2u : 0u) | (nan != nan ? 4u : 0u) |
              (__heq(nan, nan) ? 8u : 0u); // ordered != false, unordered true, == false: 6
   // half2: lane x is the low 16 bits
   __half2 p = __floats2half2_rn(in[13], in[3]); // {0x2E66, inf}
   out[k++] = __half_as_ushort(__low2half(p)) | (unsigned)__half_as_ushort(__high2half(p)) << 16;
   __half2 q = __hadd2(__floats2half2_rn(in[0], in[25]), __floats2half2_rn(in[21], in[22]));
-  out[k++] = __half_as_ushort(q.x) | (unsigned)__half_as_ushort(q.y) << 16; // {1.5 0x3E00, 2.25 0x4080}
+  out[k++] = __half_as_ushort(q.x) | (unsigned)__half_as_ushort(q.y)
+                                         << 16; // {1.5 0x3E00, 2.25 0x4080}
   __half2 r = __lowhigh2highlow(__hmul2(q, __half2half2(__float2half(in[25])))); // {4.5, 3}
-  out[k++] = __half_as_ushort(r.x) | (unsigned)__half_as_ushort(r.y) << 16; // {0x4480, 0x4200}
+  out[k++] = __half_as_ushort(r.x) | (unsigned)__half_as_ushort(r.y) << 16;      // {0x4480, 0x4200}
   out[k++] = __heq2_mask(q, __floats2half2_rn(1.5f, 2.0f)); // lane x equal: 0x0000FFFF
   // bfloat16 (8 significant bits): ties, overflow, fma
   out[k++] = __bfloat16_as_ushort(__float2bfloat16(in[17])); // 1 + 2^-8: tie, 1: 0x3F80
   out[k++] = __bfloat16_as_ushort(__float2bfloat16(in[18])); // 1 + 3*2^-8: tie, 0x3F82 even
-  out[k++] = __bfloat16_as_ushort(__float2bfloat16(in[19])); // FLT_MAX: above the largest: inf 0x7F80
+  out[k++] =
+      __bfloat16_as_ushort(__float2bfloat16(in[19])); // FLT_MAX: above the largest: inf 0x7F80
   out[k++] = __bfloat16_as_ushort(__float2bfloat16_rz(in[19])); // towards zero: 0x7F7F
   __nv_bfloat16 b1 = __float2bfloat16(in[0]);
-  out[k++] = __bfloat16_as_ushort(__hadd(b1, __float2bfloat16(in[5] * 2097152.0f))); // 1 + 2^-3: 0x3F90
-  out[k++] = __bfloat16_as_ushort(__hfma(__float2bfloat16(in[17] + 3.0f * (in[17] - 1.0f)),
-                                         __float2bfloat16(in[17] + 3.0f * (in[17] - 1.0f)), __hneg(b1)));
+  out[k++] =
+      __bfloat16_as_ushort(__hadd(b1, __float2bfloat16(in[5] * 2097152.0f))); // 1 + 2^-3: 0x3F90
+  out[k++] =
+      __bfloat16_as_ushort(__hfma(__float2bfloat16(in[17] + 3.0f * (in[17] - 1.0f)),
+                                  __float2bfloat16(in[17] + 3.0f * (in[17] - 1.0f)), __hneg(b1)));
   // (1 + 2^-6)^2 - 1 = 2^-5 + 2^-12 exactly: 2^-5 * (1 + 2^-7): 0x3D01
   if (k != n_results - 2) out[n_results - 1] = 0xBAD;
 }
@@ -121,9 +129,10 @@ __global__ void values(const float *in, const double *d, const int *ints, unsign
 __global__ void warp_and_atomics(__half *sum, __half2 *sum2, __half *warp_sums) {
   unsigned t = threadIdx.x;
   __half v = __float2half(1.0f);
-  for (int offset = 16; offset > 0; offset /= 2) v = __hadd(v, __shfl_down_sync(0xffffffffu, v, offset));
-  if (t % 32 == 0) warp_sums[t / 32] = v; // 32: 0x5000
-  atomicAdd(sum, __float2half(0.5f));     // 64 * 0.5 = 32: 0x5000
+  for (int offset = 16; offset > 0; offset /= 2)
+    v = __hadd(v, __shfl_down_sync(0xffffffffu, v, offset));
+  if (t % 32 == 0) warp_sums[t / 32] = v;          // 32: 0x5000
+  atomicAdd(sum, __float2half(0.5f));              // 64 * 0.5 = 32: 0x5000
   atomicAdd(sum2, __floats2half2_rn(1.0f, 0.25f)); // {64, 16}: {0x5400, 0x4C00}
 }
 
@@ -187,12 +196,15 @@ int main(int argc, char **argv) {
   const char *c = argc > 1 ? argv[1] : "";
   if (!std::strcmp(c, "values")) {
     static const unsigned want[n_results - 2] = {
-        0x3C00, 0x7BFF, 0x7BFF, 0x7C00, 0x7C00, 0xFC00, 0x0001, 0x0000, 0x0001, 0x0400, 0x3C00,
-        0x3C02, 1, 0x8000, 0x2E66, 0x7BFF, 0xFC00, 0xFBFF, 0x3C01, 0xBC01, 0xBC00, 0x3C01,
-        0x33800000, 0x477FE000, 2, 4, (unsigned)-2, (unsigned)-3, 3, 32767, 0, 0, 32767, 0x6800,
-        0x6802, 0x6801, 0x7C00, 0x7BFF, 0x3C00, 0x7C00, 0x7BFF, 0x0200, 0x0000, 0x7C00, 0x3555,
-        0x3DA8, 0x3C00, 0x0000, 0x0FFE, 0xF3FF, 0x3C00, 0x0000, 0x8000, 1, 6, 0x7C002E66,
-        0x40803E00, 0x42004480, 0x0000FFFF, 0x3F80, 0x3F82, 0x7F80, 0x7F7F, 0x3F90, 0x3D01};
+        0x3C00,     0x7BFF,     0x7BFF,       0x7C00,       0x7C00, 0xFC00, 0x0001,     0x0000,
+        0x0001,     0x0400,     0x3C00,       0x3C02,       1,      0x8000, 0x2E66,     0x7BFF,
+        0xFC00,     0xFBFF,     0x3C01,       0xBC01,       0xBC00, 0x3C01, 0x33800000, 0x477FE000,
+        2,          4,          (unsigned)-2, (unsigned)-3, 3,      32767,  0,          0,
+        32767,      0x6800,     0x6802,       0x6801,       0x7C00, 0x7BFF, 0x3C00,     0x7C00,
+        0x7BFF,     0x0200,     0x0000,       0x7C00,       0x3555, 0x3DA8, 0x3C00,     0x0000,
+        0x0FFE,     0xF3FF,     0x3C00,       0x0000,       0x8000, 1,      6,          0x7C002E66,
+        0x40803E00, 0x42004480, 0x0000FFFF,   0x3F80,       0x3F82, 0x7F80, 0x7F7F,     0x3F90,
+        0x3D01};
     float *in;
     double *d;
     int *ints;
@@ -201,12 +213,40 @@ int main(int argc, char **argv) {
     cudaMallocManaged(&d, sizeof(double));
     cudaMallocManaged(&ints, 3 * sizeof(int));
     cudaMallocManaged(&out, n_results * sizeof(unsigned));
-    const float init[34] = {1.0f, 65504.0f, 65519.0f, 65520.0f, 1e10f, 0x1p-24f, 0x1p-25f,
-                            0x1.8p-25f, 1.0f + 0x1p-11f, 1.0f + 0x3p-11f, 1.0f + 0x1p-20f, NAN,
-                            -0.0f, 0.1f, 2.5f, 3.5f, 0x1p-14f, 1.0f + 0x1p-8f, 1.0f + 0x3p-8f,
-                            3.40282347e38f, 0.75f, 0.5f, 0.25f, 256.0f, 3.0f, 2.0f,
-                            1.0f + 0x1p-10f, 1.0f - 0x1p-11f, -0.5625f, 29120.0f, 0x1.078p-15f,
-                            8.0f, 16.0f, -1.0f};
+    const float init[34] = {1.0f,
+                            65504.0f,
+                            65519.0f,
+                            65520.0f,
+                            1e10f,
+                            0x1p-24f,
+                            0x1p-25f,
+                            0x1.8p-25f,
+                            1.0f + 0x1p-11f,
+                            1.0f + 0x3p-11f,
+                            1.0f + 0x1p-20f,
+                            NAN,
+                            -0.0f,
+                            0.1f,
+                            2.5f,
+                            3.5f,
+                            0x1p-14f,
+                            1.0f + 0x1p-8f,
+                            1.0f + 0x3p-8f,
+                            3.40282347e38f,
+                            0.75f,
+                            0.5f,
+                            0.25f,
+                            256.0f,
+                            3.0f,
+                            2.0f,
+                            1.0f + 0x1p-10f,
+                            1.0f - 0x1p-11f,
+                            -0.5625f,
+                            29120.0f,
+                            0x1.078p-15f,
+                            8.0f,
+                            16.0f,
+                            -1.0f};
     std::memcpy(in, init, sizeof init);
     d[0] = 1.0 + 0x1p-11 + 0x1p-40;
     ints[0] = 2049, ints[1] = 2051, ints[2] = 70000;
@@ -219,7 +259,8 @@ int main(int argc, char **argv) {
     }
     int wrong = 0;
     for (int i = 0; i < n_results - 2; ++i)
-      if (out[i] != want[i]) std::printf("result %d: 0x%X, a GPU gives 0x%X\n", i, out[i], want[i]), ++wrong;
+      if (out[i] != want[i])
+        std::printf("result %d: 0x%X, a GPU gives 0x%X\n", i, out[i], want[i]), ++wrong;
     if (out[n_results - 1]) std::printf("the kernel made a different number of results\n"), ++wrong;
     __half *sum, *warp_sums;
     __half2 *sum2;
@@ -234,13 +275,17 @@ int main(int argc, char **argv) {
       std::printf("values: %s\n", cudaGetErrorName(e));
       return 1;
     }
-    unsigned got[5] = {bits(warp_sums[0]), bits(warp_sums[1]), bits(*sum), bits(sum2->x), bits(sum2->y)};
+    unsigned got[5] = {bits(warp_sums[0]), bits(warp_sums[1]), bits(*sum), bits(sum2->x),
+                       bits(sum2->y)};
     const unsigned want_atomic[5] = {0x5000, 0x5000, 0x5000, 0x5400, 0x4C00};
     for (int i = 0; i < 5; ++i)
       if (got[i] != want_atomic[i])
-        std::printf("shuffle/atomic %d: 0x%X, a GPU gives 0x%X\n", i, got[i], want_atomic[i]), ++wrong;
-    if (wrong) std::printf("values: %d wrong\n", wrong);
-    else std::printf("values: ok\n");
+        std::printf("shuffle/atomic %d: 0x%X, a GPU gives 0x%X\n", i, got[i], want_atomic[i]),
+            ++wrong;
+    if (wrong)
+      std::printf("values: %d wrong\n", wrong);
+    else
+      std::printf("values: ok\n");
     return wrong ? 1 : 0;
   }
   if (!std::strcmp(c, "halves")) {
@@ -261,7 +306,8 @@ int main(int argc, char **argv) {
     cudaDeviceSynchronize();
     bool right = true;
     for (int i = 0; i < 64; ++i)
-      right = right && __half2float(v[i].x) == 1000.0f + 2 * i && __half2float(v[i].y) == 1001.0f + 2 * i;
+      right = right && __half2float(v[i].x) == 1000.0f + 2 * i &&
+              __half2float(v[i].y) == 1001.0f + 2 * i;
     return finish(c, right);
   }
   if (!std::strcmp(c, "half_reduction")) {

@@ -222,7 +222,8 @@ inline __nv_bfloat16::__nv_bfloat16(const unsigned long v)
 inline __nv_bfloat16::__nv_bfloat16(const long long v) : __x(CUSIM_BBITS(__ll2bfloat16_rn(v))) {}
 inline __nv_bfloat16::__nv_bfloat16(const unsigned long long v)
     : __x(CUSIM_BBITS(__ull2bfloat16_rn(v))) {}
-inline __half::__half(const __nv_bfloat16 f) : __x(__half_raw(__float2half_rn(__bfloat162float(f))).x) {}
+inline __half::__half(const __nv_bfloat16 f)
+    : __x(__half_raw(__float2half_rn(__bfloat162float(f))).x) {}
 inline __nv_bfloat16::operator float() const {
   return __bfloat162float(*this);
 }
