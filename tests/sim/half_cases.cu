@@ -16,7 +16,7 @@
 #include <cuda_fp16.h>
 #include <cuda_runtime.h>
 
-enum { n_results = 67 };
+enum { n_results = 68 };
 
 // in[]: inputs from memory, so that no compiler folds them.
 //  0: 1.0f  1: 65504  2: 65519  3: 65520  4: 1e10  5: 2^-24  6: 2^-25  7: 1.5 * 2^-25
@@ -109,6 +109,11 @@ __global__ void values(const float *in, const double *d, const int *ints, unsign
   __half2 r = __lowhigh2highlow(__hmul2(q, __half2half2(__float2half(in[25])))); // {4.5, 3}
   out[k++] = __half_as_ushort(r.x) | (unsigned)__half_as_ushort(r.y) << 16;      // {0x4480, 0x4200}
   out[k++] = __heq2_mask(q, __floats2half2_rn(1.5f, 2.0f)); // lane x equal: 0x0000FFFF
+  // complex multiply-add: (1 + 2i)(3 + 4i) + (0.5 + 0.25i) = -4.5 + 10.25i, exact:
+  // {0xC480, 10.25 = 8 * (1 + 288/1024): 0x4920}
+  __half2 cm = __hcmadd(__floats2half2_rn(in[0], in[25]), __floats2half2_rn(in[24], 4.0f),
+                        __floats2half2_rn(in[21], in[22]));
+  out[k++] = __half_as_ushort(cm.x) | (unsigned)__half_as_ushort(cm.y) << 16;
   // bfloat16 (8 significant bits): ties, overflow, fma
   out[k++] = __bfloat16_as_ushort(__float2bfloat16(in[17])); // 1 + 2^-8: tie, 1: 0x3F80
   out[k++] = __bfloat16_as_ushort(__float2bfloat16(in[18])); // 1 + 3*2^-8: tie, 0x3F82 even
@@ -203,8 +208,8 @@ int main(int argc, char **argv) {
         32767,      0x6800,     0x6802,       0x6801,       0x7C00, 0x7BFF, 0x3C00,     0x7C00,
         0x7BFF,     0x0200,     0x0000,       0x7C00,       0x3555, 0x3DA8, 0x3C00,     0x0000,
         0x0FFE,     0xF3FF,     0x3C00,       0x0000,       0x8000, 1,      6,          0x7C002E66,
-        0x40803E00, 0x42004480, 0x0000FFFF,   0x3F80,       0x3F82, 0x7F80, 0x7F7F,     0x3F90,
-        0x3D01};
+        0x40803E00, 0x42004480, 0x0000FFFF,   0x4920C480,   0x3F80, 0x3F82, 0x7F80,     0x7F7F,
+        0x3F90,     0x3D01};
     float *in;
     double *d;
     int *ints;

@@ -174,6 +174,7 @@ CUSIM_MATH1(hlog10, std::log10(x))
 CUSIM_MATH1(hsin, std::sin(x))
 CUSIM_MATH1(hcos, std::cos(x))
 CUSIM_MATH1(htanh, std::tanh(x))
+CUSIM_MATH1(htanh_approx, std::tanh(x))
 CUSIM_MATH1(hrint, std::nearbyint(x))
 CUSIM_MATH1(hceil, std::ceil(x))
 CUSIM_MATH1(hfloor, std::floor(x))
@@ -232,6 +233,15 @@ inline CUSIM_H2 __hfma2_sat(const CUSIM_H2 a, const CUSIM_H2 b, const CUSIM_H2 c
 inline CUSIM_H2 __hfma2_relu(const CUSIM_H2 a, const CUSIM_H2 b, const CUSIM_H2 c) {
   return CUSIM_H2(__hfma_relu(a.x, b.x, c.x), __hfma_relu(a.y, b.y, c.y));
 }
+/* Complex multiply-add, in the order CUDA documents: re = (c.re + a.re*b.re) - a.im*b.im,
+   im = (c.im + a.re*b.im) + a.im*b.re, each step one fma. */
+inline CUSIM_H2 __hcmadd(const CUSIM_H2 a, const CUSIM_H2 b, const CUSIM_H2 c) {
+  CUSIM_H re = __hfma(a.x, b.x, c.x);
+  CUSIM_H im = __hfma(a.x, b.y, c.y);
+  re = __hfma(__hneg(a.y), b.y, re);
+  im = __hfma(a.y, b.x, im);
+  return CUSIM_H2(re, im);
+}
 inline CUSIM_H2 __hneg2(const CUSIM_H2 a) {
   return CUSIM_H2(__hneg(a.x), __hneg(a.y));
 }
@@ -254,6 +264,7 @@ CUSIM_MATH2(h2log10, hlog10)
 CUSIM_MATH2(h2sin, hsin)
 CUSIM_MATH2(h2cos, hcos)
 CUSIM_MATH2(h2tanh, htanh)
+CUSIM_MATH2(h2tanh_approx, htanh_approx)
 CUSIM_MATH2(h2rint, hrint)
 CUSIM_MATH2(h2ceil, hceil)
 CUSIM_MATH2(h2floor, hfloor)
