@@ -40,66 +40,88 @@ constexpr format half_format{10, 15, 31};
 constexpr format bf16_format{7, 127, 255};
 constexpr uint16_t canonical_nan = 0x7FFF;
 
-/* x rounded to the format, as bits. */
+/* x rounded to the format, as bits: integer operations on the double's fields (this runs for
+   every half operation, so no frexp/ldexp). */
 inline uint16_t round_bits(double x, format f, round_mode mode = rn) {
-  if (std::isnan(x)) return canonical_nan;
-  uint16_t sign = std::signbit(x) ? 0x8000 : 0;
-  double a = std::fabs(x);
+  uint64_t u;
+  std::memcpy(&u, &x, sizeof u);
+  uint16_t sign = (u >> 63) ? 0x8000 : 0;
+  int dexp = (int)((u >> 52) & 0x7FF);
+  uint64_t sig = u & ((uint64_t(1) << 52) - 1);
   uint16_t inf = (uint16_t)(f.exp_max << f.frac);
   uint16_t max_finite = (uint16_t)(inf - 1);
   bool up_on_overflow = mode == rn || (mode == ru && !sign) || (mode == rd && sign);
-  if (a == 0) return sign;
-  if (std::isinf(a)) return sign | inf;
-  int e;
-  std::frexp(a, &e); /* a = m * 2^e, m in [0.5, 1): the unbiased exponent is e - 1 */
-  int exp = e - 1;
+  if (dexp == 0x7FF) return sig ? canonical_nan : (uint16_t)(sign | inf);
+  if (dexp == 0 && sig == 0) return sign;
+  /* x = sig * 2^(exp - 52), sig with its leading bit (a double subnormal is far below every
+     16-bit value: only its sign and that it is not zero matter) */
+  int exp = dexp ? dexp - 1023 : -1022;
+  if (dexp) sig |= uint64_t(1) << 52;
+  if (exp > f.bias) return (uint16_t)(sign | (up_on_overflow ? inf : max_finite));
   int emin = 1 - f.bias;
-  if (exp > f.bias) return sign | (up_on_overflow ? inf : max_finite);
-  int q = (exp < emin ? emin : exp) - f.frac; /* the spacing of the format near a is 2^q */
-  double scaled = std::ldexp(a, -q);          /* exact: a power-of-two scaling */
-  double n = std::floor(scaled);
-  double rest = scaled - n; /* exact */
-  bool odd = std::fmod(n, 2.0) != 0;
+  /* the format's spacing near x is 2^q, q = max(exp, emin) - frac: drop `shift` low bits */
+  int shift = 52 - f.frac + (exp < emin ? emin - exp : 0);
+  uint64_t n;
+  bool above_half, at_half, inexact;
+  if (shift > 53) { /* x < half the spacing, not zero */
+    n = 0, above_half = false, at_half = false, inexact = true;
+  } else {
+    n = sig >> shift;
+    uint64_t rest = sig & ((uint64_t(1) << shift) - 1), half = uint64_t(1) << (shift - 1);
+    above_half = rest > half, at_half = rest == half, inexact = rest != 0;
+  }
   bool up = false;
   switch (mode) {
   case rn:
-    up = rest > 0.5 || (rest == 0.5 && odd);
+    up = above_half || (at_half && (n & 1));
     break;
   case rz:
     up = false;
     break;
   case ru:
-    up = rest > 0 && !sign;
+    up = inexact && !sign;
     break;
   case rd:
-    up = rest > 0 && sign;
+    up = inexact && sign;
     break;
   }
-  if (up) n += 1;
+  n += up;
   uint32_t bits;
   if (exp < emin) {
-    bits = (uint32_t)n; /* subnormal; 2^frac is the smallest normal number */
+    bits = (uint32_t)n; /* subnormal; n = 2^frac is the smallest normal number */
   } else {
     bits = ((uint32_t)(exp - emin + 1) << f.frac) + ((uint32_t)n - (1u << f.frac));
   }
-  if (bits >= inf) return sign | (up_on_overflow ? inf : max_finite);
+  if (bits >= inf) return (uint16_t)(sign | (up_on_overflow ? inf : max_finite));
   return (uint16_t)(sign | bits);
 }
 
-/* The exact value of the bits, as a float (every half and bfloat16 value is a float). */
+/* The value of the bits as a float (every half and bfloat16 value is one, exactly). */
 inline float to_float(uint16_t bits, format f) {
-  uint32_t sign = bits & 0x8000u;
+  uint32_t sign = (uint32_t)(bits & 0x8000u) << 16;
   int exp = (bits >> f.frac) & f.exp_max;
   uint32_t frac = bits & ((1u << f.frac) - 1);
-  float v;
-  if (exp == f.exp_max) {
-    v = frac ? NAN : INFINITY;
+  uint32_t out;
+  if (exp == f.exp_max && frac && f.bias == 15) {
+    out = 0x7FFFFFFFu; /* a half NaN: the canonical float NaN, as CUDA's host code gives (a
+                          GPU's cvt.f32.f16: unmeasured) */
+  } else if (exp == f.exp_max) { /* infinities; a bfloat16 NaN keeps its payload (the upper half
+                                    of a float) */
+    out = sign | 0x7F800000u | (frac << (23 - f.frac));
   } else if (exp == 0) {
-    v = std::ldexp((float)frac, 1 - f.bias - f.frac);
+    if (f.bias == 127) { /* bfloat16: its subnormals are float's */
+      out = sign | (frac << (23 - f.frac));
+    } else { /* half: frac * 2^-24, a normal float */
+      float v = (float)frac * (1.0f / 16777216.0f);
+      std::memcpy(&out, &v, sizeof out);
+      out |= sign;
+    }
   } else {
-    v = std::ldexp((float)(frac | (1u << f.frac)), exp - f.bias - f.frac);
+    out = sign | (uint32_t)(exp - f.bias + 127) << 23 | (frac << (23 - f.frac));
   }
-  return sign ? -v : v;
+  float v;
+  std::memcpy(&v, &out, sizeof v);
+  return v;
 }
 
 inline bool is_nan(uint16_t bits, format f) {
