@@ -99,12 +99,20 @@ cudaError_t cudaStreamDestroy(cudaStream_t stream) {
 }
 cudaError_t cudaStreamSynchronize(cudaStream_t stream) {
   if (!valid_stream(stream)) return set_error(cudaErrorInvalidResourceHandle);
+  cudaError_t refused;
+  if (captures_active.load() != 0 &&
+      capture_refuses_sync("cudaStreamSynchronize", stream, false, &refused))
+    return set_error(refused);
   sync_stream(stream);
   after_sync();
   return set_error(sticky());
 }
 cudaError_t cudaStreamQuery(cudaStream_t stream) {
   if (!valid_stream(stream)) return set_error(cudaErrorInvalidResourceHandle);
+  cudaError_t refused;
+  if (captures_active.load() != 0 &&
+      capture_refuses_sync("cudaStreamQuery", stream, false, &refused))
+    return set_error(refused);
   cudaError_t e = query_stream(stream);
   if (sticky() != cudaSuccess) return set_error(sticky());
   return e;
@@ -166,6 +174,9 @@ cudaError_t cudaCtxResetPersistingL2Cache(void) {
 }
 cudaError_t cudaStreamWaitEvent(cudaStream_t stream, cudaEvent_t event, unsigned int) {
   if (!valid_stream(stream)) return set_error(cudaErrorInvalidResourceHandle);
+  cudaError_t captured;
+  if (captures_active.load() != 0 && capture_stream_wait(stream, event, &captured))
+    return set_error(captured);
   std::lock_guard<std::mutex> lock(mu);
   if (!events.count(event)) return set_error(cudaErrorInvalidResourceHandle);
   wait_event(stream, event); // later work on the stream comes after the record
@@ -184,6 +195,9 @@ cudaError_t cudaStreamGetFlags(cudaStream_t s, unsigned int *flags) {
 cudaError_t cudaLaunchHostFunc(cudaStream_t stream, cudaHostFn_t fn, void *userData) {
   if (!fn) return set_error(cudaErrorInvalidValue);
   if (!valid_stream(stream)) return set_error(cudaErrorInvalidResourceHandle);
+  cudaError_t captured;
+  if (captures_active.load() != 0 && capture_host_function(stream, fn, userData, &captured))
+    return set_error(captured);
   host_function_queued(enqueue(stream, [fn, userData] { // fires without a host wait (issue 18)
     if (sticky() == cudaSuccess) fn(userData);
   }));
@@ -193,6 +207,10 @@ cudaError_t cudaStreamAddCallback(cudaStream_t stream, cudaStreamCallback_t call
                                   void *userData, unsigned int flags) {
   if (!callback || flags != 0) return set_error(cudaErrorInvalidValue);
   if (!valid_stream(stream)) return set_error(cudaErrorInvalidResourceHandle);
+  cudaError_t refused;
+  if (captures_active.load() != 0 &&
+      capture_refuses_sync("cudaStreamAddCallback", stream, false, &refused))
+    return set_error(refused);
   host_function_queued(enqueue( // fires without a host wait (issue 18)
       stream, [stream, callback, userData] { callback(stream, sticky(), userData); }));
   return cudaSuccess;
@@ -220,6 +238,9 @@ cudaError_t cudaEventCreate(cudaEvent_t *event) {
 }
 cudaError_t cudaEventRecordWithFlags(cudaEvent_t event, cudaStream_t stream, unsigned int) {
   if (!valid_stream(stream)) return set_error(cudaErrorInvalidResourceHandle);
+  cudaError_t captured;
+  if (captures_active.load() != 0 && capture_event_record(event, stream, &captured))
+    return set_error(captured);
   std::lock_guard<std::mutex> lock(mu);
   CUSIM_CHECK_STICKY();
   if (!events.count(event)) {
@@ -279,6 +300,7 @@ cudaError_t cudaEventDestroy(cudaEvent_t event) {
   }
   // A record still in the queue checks events before touching it, so the event can go now.
   event_forgotten(event);
+  capture_event_forgotten(event);
   resource_released(event);
   delete event;
   return cudaSuccess;

@@ -201,6 +201,10 @@ void host_waits(const point &p) {
 
 point enqueue(cudaStream_t stream, std::function<void()> fn, const char *what,
               const std::vector<mem_access> &accesses) {
+  // A capturing stream records the operation in its graph instead (graphs.cpp).
+  if (captures_active.load(std::memory_order_relaxed) != 0 &&
+      graph_takes_op(stream, fn, what, accesses))
+    return point{};
   std::unique_lock<std::mutex> lock(smu);
   int i = resolve_locked(stream);
   vclock vc = table[i].vc;
