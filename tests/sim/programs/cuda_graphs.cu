@@ -1,0 +1,301 @@
+// CUDA graphs: one built node by node and one captured from two streams (a fork and a join by
+// events), each instantiated and launched several times with new input, checked against a CPU
+// reference; a kernel node's parameters changed in the executable graph, an executable graph
+// updated from a second capture, a clone and a child graph node.
+// With an argument, a case the simulator answers with one line:
+//   sync-in-capture  cudaStreamSynchronize on a capturing stream (refused on a GPU too)
+//   mem-node         a graph memory node (not simulated)
+#include <cstdio>
+#include <cstring>
+
+#define N 4096
+#define THREADS 256
+#define LAUNCHES 3
+
+#define CHECK(call)                                                                                \
+  do {                                                                                             \
+    cudaError_t err_ = (call);                                                                     \
+    if (err_ != cudaSuccess) {                                                                     \
+      printf("FAIL cuda_graphs: %s at line %d: %s\n", #call, __LINE__, cudaGetErrorName(err_));   \
+      return 1;                                                                                    \
+    }                                                                                              \
+  } while (0)
+
+__global__ void axpy(const float *x, float *y, float a, int n) {
+  int i = blockIdx.x * blockDim.x + threadIdx.x;
+  if (i < n) y[i] = a * x[i] + y[i];
+}
+
+// One block: the sum of y[0..n) into *sum.
+__global__ void sum_all(const float *y, float *sum, int n) {
+  __shared__ float part[THREADS];
+  float s = 0.0f;
+  for (int i = threadIdx.x; i < n; i += blockDim.x) s += y[i];
+  part[threadIdx.x] = s;
+  __syncthreads();
+  for (int half = blockDim.x / 2; half > 0; half /= 2) {
+    if (threadIdx.x < half) part[threadIdx.x] += part[threadIdx.x + half];
+    __syncthreads();
+  }
+  if (threadIdx.x == 0) *sum = part[0];
+}
+
+// The host node: keeps each launch's sum, in the order the launches ran.
+struct results {
+  const float *sum;
+  float seen[16];
+  int count;
+};
+static void CUDART_CB keep_sum(void *data) {
+  struct results *r = (struct results *)data;
+  if (r->count < 16) r->seen[r->count] = *r->sum;
+  r->count++;
+}
+
+static void fill(float *x, int round) {
+  for (int i = 0; i < N; i++) x[i] = (float)(i % 7 + round);
+}
+// The sum of a * x[i] + y0 over the array.
+static float reference(const float *x, float a, float y0) {
+  float s = 0.0f;
+  for (int i = 0; i < N; i++) s += a * x[i] + y0;
+  return s;
+}
+
+static int refusal(const char *which) {
+  cudaStream_t s;
+  CHECK(cudaStreamCreateWithFlags(&s, cudaStreamNonBlocking));
+  if (strcmp(which, "sync-in-capture") == 0) {
+    CHECK(cudaStreamBeginCapture(s, cudaStreamCaptureModeGlobal));
+    cudaError_t wait = cudaStreamSynchronize(s);
+    cudaGraph_t g = NULL;
+    cudaError_t end = cudaStreamEndCapture(s, &g);
+    if (wait == cudaErrorStreamCaptureUnsupported && end == cudaErrorStreamCaptureInvalidated)
+      printf("sync in capture: refused\n");
+    else
+      printf("FAIL sync in capture: %s, then %s\n", cudaGetErrorName(wait), cudaGetErrorName(end));
+    cudaGetLastError();
+  } else if (strcmp(which, "mem-node") == 0) {
+    cudaGraph_t g;
+    cudaGraphNode_t node;
+    struct cudaMemAllocNodeParams p;
+    memset(&p, 0, sizeof p);
+    p.poolProps.allocType = cudaMemAllocationTypePinned;
+    p.poolProps.location.type = cudaMemLocationTypeDevice;
+    p.poolProps.location.id = 0;
+    p.bytesize = 1024;
+    CHECK(cudaGraphCreate(&g, 0));
+    cudaError_t e = cudaGraphAddMemAllocNode(&node, g, NULL, 0, &p);
+    printf("mem alloc node: %s\n", cudaGetErrorName(e));
+    cudaGetLastError();
+    CHECK(cudaGraphDestroy(g));
+  } else {
+    printf("FAIL cuda_graphs: no case '%s'\n", which);
+  }
+  CHECK(cudaStreamDestroy(s));
+  return 0;
+}
+
+int main(int argc, char **argv) {
+  if (argc > 1) return refusal(argv[1]);
+  const int blocks = (N + THREADS - 1) / THREADS;
+  const size_t bytes = N * sizeof(float);
+  float *h_x, *h_sum, *d_x, *d_y, *d_sum;
+  CHECK(cudaMallocHost((void **)&h_x, bytes));
+  CHECK(cudaMallocHost((void **)&h_sum, sizeof(float)));
+  CHECK(cudaMalloc((void **)&d_x, bytes));
+  CHECK(cudaMalloc((void **)&d_y, bytes));
+  CHECK(cudaMalloc((void **)&d_sum, sizeof(float)));
+  cudaStream_t s1, s2;
+  CHECK(cudaStreamCreateWithFlags(&s1, cudaStreamNonBlocking));
+  CHECK(cudaStreamCreateWithFlags(&s2, cudaStreamNonBlocking));
+  int failures = 0;
+
+  // ---- a graph built node by node: y = 1; y = a*x + y; sum; copy back; host node ----
+  cudaGraph_t graph;
+  cudaGraphNode_t copy_in, set_y, scale, reduce, copy_out, host;
+  CHECK(cudaGraphCreate(&graph, 0));
+  struct cudaMemcpy3DParms copy;
+  memset(&copy, 0, sizeof copy);
+  copy.srcPtr = make_cudaPitchedPtr(h_x, bytes, N, 1);
+  copy.dstPtr = make_cudaPitchedPtr(d_x, bytes, N, 1);
+  copy.extent = make_cudaExtent(bytes, 1, 1);
+  copy.kind = cudaMemcpyHostToDevice;
+  CHECK(cudaGraphAddMemcpyNode(&copy_in, graph, NULL, 0, &copy));
+  struct cudaMemsetParams set;
+  memset(&set, 0, sizeof set);
+  set.dst = d_y;
+  set.value = 0x3f800000u; // 1.0f in each 4-byte element
+  set.elementSize = 4;
+  set.width = N;
+  set.height = 1;
+  CHECK(cudaGraphAddMemsetNode(&set_y, graph, NULL, 0, &set));
+  float a = 2.0f;
+  int n = N;
+  void *scale_args[] = {&d_x, &d_y, &a, &n};
+  struct cudaKernelNodeParams kp;
+  memset(&kp, 0, sizeof kp);
+  kp.func = (void *)axpy;
+  kp.gridDim = dim3(blocks);
+  kp.blockDim = dim3(THREADS);
+  kp.kernelParams = scale_args;
+  CHECK(cudaGraphAddKernelNode(&scale, graph, &copy_in, 1, &kp));
+  CHECK(cudaGraphAddDependencies(graph, &set_y, &scale, NULL, 1));
+  a = 100.0f; // the node copied the arguments when it was made
+  void *reduce_args[] = {&d_y, &d_sum, &n};
+  struct cudaKernelNodeParams rp = kp;
+  rp.func = (void *)sum_all;
+  rp.gridDim = dim3(1);
+  rp.kernelParams = reduce_args;
+  CHECK(cudaGraphAddKernelNode(&reduce, graph, &scale, 1, &rp));
+  CHECK(cudaGraphAddMemcpyNode1D(&copy_out, graph, &reduce, 1, h_sum, d_sum, sizeof(float),
+                                 cudaMemcpyDeviceToHost));
+  struct results manual;
+  memset(&manual, 0, sizeof manual);
+  manual.sum = h_sum;
+  struct cudaHostNodeParams hp = {keep_sum, &manual};
+  CHECK(cudaGraphAddHostNode(&host, graph, &copy_out, 1, &hp));
+  size_t count = 0, roots = 0;
+  CHECK(cudaGraphGetNodes(graph, NULL, &count));
+  CHECK(cudaGraphGetRootNodes(graph, NULL, &roots));
+  if (count != 6 || roots != 2) {
+    printf("FAIL cuda_graphs: the built graph has %zu nodes and %zu roots (6 and 2)\n", count,
+           roots);
+    failures++;
+  }
+  cudaGraphExec_t exec;
+  CHECK(cudaGraphInstantiate(&exec, graph, 0));
+  float want[16];
+  for (int round = 0; round < LAUNCHES; round++) {
+    fill(h_x, round);
+    want[round] = reference(h_x, 2.0f, 1.0f);
+    CHECK(cudaGraphLaunch(exec, s1));
+    CHECK(cudaStreamSynchronize(s1));
+  }
+  // A new value of a in the executable graph only.
+  a = 3.0f;
+  CHECK(cudaGraphExecKernelNodeSetParams(exec, scale, &kp));
+  fill(h_x, LAUNCHES);
+  want[LAUNCHES] = reference(h_x, 3.0f, 1.0f);
+  CHECK(cudaGraphLaunch(exec, s1));
+  CHECK(cudaStreamSynchronize(s1));
+  // A clone runs the graph as it was built (a = 2).
+  cudaGraph_t clone;
+  cudaGraphExec_t clone_exec;
+  CHECK(cudaGraphClone(&clone, graph));
+  CHECK(cudaGraphInstantiate(&clone_exec, clone, 0));
+  fill(h_x, LAUNCHES + 1);
+  want[LAUNCHES + 1] = reference(h_x, 2.0f, 1.0f);
+  CHECK(cudaGraphLaunch(clone_exec, s2));
+  CHECK(cudaStreamSynchronize(s2));
+  if (manual.count != LAUNCHES + 2) {
+    printf("FAIL cuda_graphs: the host node ran %d times (%d launches)\n", manual.count,
+           LAUNCHES + 2);
+    failures++;
+  }
+  for (int r = 0; r < LAUNCHES + 2 && r < manual.count; r++)
+    if (manual.seen[r] != want[r]) {
+      printf("FAIL cuda_graphs: built graph, launch %d: sum %.1f, expected %.1f\n", r,
+             manual.seen[r], want[r]);
+      failures++;
+    }
+
+  // ---- the same work captured from two streams: s2 sets y while s1 copies x in ----
+  cudaEvent_t fork, join;
+  CHECK(cudaEventCreateWithFlags(&fork, cudaEventDisableTiming));
+  CHECK(cudaEventCreateWithFlags(&join, cudaEventDisableTiming));
+  struct results captured;
+  memset(&captured, 0, sizeof captured);
+  captured.sum = h_sum;
+  cudaGraph_t graphs[2];
+  for (int g = 0; g < 2; g++) {
+    float scale_by = g == 0 ? 2.0f : 5.0f;
+    CHECK(cudaStreamBeginCapture(s1, cudaStreamCaptureModeGlobal));
+    enum cudaStreamCaptureStatus status;
+    CHECK(cudaStreamIsCapturing(s1, &status));
+    if (status != cudaStreamCaptureStatusActive) {
+      printf("FAIL cuda_graphs: stream 1 is not capturing after cudaStreamBeginCapture\n");
+      failures++;
+    }
+    CHECK(cudaEventRecord(fork, s1));
+    CHECK(cudaStreamWaitEvent(s2, fork, 0));
+    CHECK(cudaMemcpyAsync(d_x, h_x, bytes, cudaMemcpyHostToDevice, s1));
+    CHECK(cudaMemsetAsync(d_y, 0, bytes, s2));
+    CHECK(cudaEventRecord(join, s2));
+    CHECK(cudaStreamWaitEvent(s1, join, 0));
+    axpy<<<blocks, THREADS, 0, s1>>>(d_x, d_y, scale_by, N);
+    sum_all<<<1, THREADS, 0, s1>>>(d_y, d_sum, N);
+    CHECK(cudaMemcpyAsync(h_sum, d_sum, sizeof(float), cudaMemcpyDeviceToHost, s1));
+    CHECK(cudaLaunchHostFunc(s1, keep_sum, &captured));
+    CHECK(cudaStreamEndCapture(s1, &graphs[g]));
+    CHECK(cudaStreamIsCapturing(s1, &status));
+    if (status != cudaStreamCaptureStatusNone) {
+      printf("FAIL cuda_graphs: stream 1 still captures after cudaStreamEndCapture\n");
+      failures++;
+    }
+  }
+  CHECK(cudaGraphGetNodes(graphs[0], NULL, &count));
+  if (count != 6) {
+    printf("FAIL cuda_graphs: the captured graph has %zu nodes (6)\n", count);
+    failures++;
+  }
+  cudaGraphExec_t captured_exec;
+  CHECK(cudaGraphInstantiate(&captured_exec, graphs[0], 0));
+  for (int round = 0; round < LAUNCHES; round++) {
+    fill(h_x, 10 + round);
+    want[round] = reference(h_x, 2.0f, 0.0f);
+    CHECK(cudaGraphLaunch(captured_exec, s1));
+    CHECK(cudaStreamSynchronize(s1));
+  }
+  // The second capture has the same shape: the executable graph takes its parameters (a = 5).
+  cudaGraphExecUpdateResultInfo info;
+  CHECK(cudaGraphExecUpdate(captured_exec, graphs[1], &info));
+  fill(h_x, 20);
+  want[LAUNCHES] = reference(h_x, 5.0f, 0.0f);
+  CHECK(cudaGraphLaunch(captured_exec, s1));
+  CHECK(cudaStreamSynchronize(s1));
+  // A child graph node: the first capture inside a graph of its own, before an empty node.
+  cudaGraph_t parent;
+  cudaGraphNode_t child, last;
+  cudaGraphExec_t parent_exec;
+  CHECK(cudaGraphCreate(&parent, 0));
+  CHECK(cudaGraphAddChildGraphNode(&child, parent, NULL, 0, graphs[0]));
+  CHECK(cudaGraphAddEmptyNode(&last, parent, &child, 1));
+  CHECK(cudaGraphInstantiate(&parent_exec, parent, 0));
+  fill(h_x, 30);
+  want[LAUNCHES + 1] = reference(h_x, 2.0f, 0.0f);
+  CHECK(cudaGraphLaunch(parent_exec, s2));
+  CHECK(cudaDeviceSynchronize());
+  if (captured.count != LAUNCHES + 2) {
+    printf("FAIL cuda_graphs: the captured host function ran %d times (%d launches)\n",
+           captured.count, LAUNCHES + 2);
+    failures++;
+  }
+  for (int r = 0; r < LAUNCHES + 2 && r < captured.count; r++)
+    if (captured.seen[r] != want[r]) {
+      printf("FAIL cuda_graphs: captured graph, launch %d: sum %.1f, expected %.1f\n", r,
+             captured.seen[r], want[r]);
+      failures++;
+    }
+
+  CHECK(cudaGraphExecDestroy(parent_exec));
+  CHECK(cudaGraphDestroy(parent));
+  CHECK(cudaGraphExecDestroy(captured_exec));
+  CHECK(cudaGraphDestroy(graphs[0]));
+  CHECK(cudaGraphDestroy(graphs[1]));
+  CHECK(cudaGraphExecDestroy(clone_exec));
+  CHECK(cudaGraphDestroy(clone));
+  CHECK(cudaGraphExecDestroy(exec));
+  CHECK(cudaGraphDestroy(graph));
+  CHECK(cudaEventDestroy(fork));
+  CHECK(cudaEventDestroy(join));
+  CHECK(cudaStreamDestroy(s1));
+  CHECK(cudaStreamDestroy(s2));
+  CHECK(cudaFree(d_x));
+  CHECK(cudaFree(d_y));
+  CHECK(cudaFree(d_sum));
+  CHECK(cudaFreeHost(h_x));
+  CHECK(cudaFreeHost(h_sum));
+  if (failures == 0) printf("PASS cuda_graphs\n");
+  return failures == 0 ? 0 : 1;
+}
