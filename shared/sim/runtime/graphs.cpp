@@ -343,6 +343,19 @@ bool capture_refuses_sync(const char *api, cudaStream_t stream, bool device_wide
   return true;
 }
 
+bool capture_refuses_call(const char *api, cudaStream_t stream, const char *what,
+                          cudaError_t *status) {
+  std::lock_guard<std::mutex> lock(gmu);
+  capture *c = capture_of_locked(stream);
+  if (!c) return false;
+  report("%s on a stream that is being captured into a CUDA graph (%s) is not simulated; the "
+         "capture is invalidated",
+         api, what);
+  invalidate_locked(c);
+  *status = cudaErrorStreamCaptureUnsupported;
+  return true;
+}
+
 void capture_event_forgotten(cudaEvent_t event) {
   std::lock_guard<std::mutex> lock(gmu);
   captured_events.erase(event);

@@ -333,5 +333,9 @@ bool capture_host_function(cudaStream_t stream, cudaHostFn_t fn, void *data, cud
 bool capture_refuses_sync(const char *api, cudaStream_t stream, bool device_wide,
                           cudaError_t *status);
 void capture_event_forgotten(cudaEvent_t event);
+// A call the simulator cannot capture (what it would make: "a graph memory node") on a capturing
+// stream: refused with one line naming it, the capture invalidated (true, with the status).
+bool capture_refuses_call(const char *api, cudaStream_t stream, const char *what,
+                          cudaError_t *status);
 } // namespace rt
 } // namespace cusim

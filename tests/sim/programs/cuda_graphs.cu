@@ -5,6 +5,7 @@
 // With an argument, a case the simulator answers with one line:
 //   sync-in-capture  cudaStreamSynchronize on a capturing stream (refused on a GPU too)
 //   mem-node         a graph memory node (not simulated)
+//   malloc-in-capture  cudaMallocAsync on a capturing stream (a memory node: not simulated)
 #include <cstdio>
 #include <cstring>
 
@@ -16,7 +17,7 @@
   do {                                                                                             \
     cudaError_t err_ = (call);                                                                     \
     if (err_ != cudaSuccess) {                                                                     \
-      printf("FAIL cuda_graphs: %s at line %d: %s\n", #call, __LINE__, cudaGetErrorName(err_));   \
+      printf("FAIL cuda_graphs: %s at line %d: %s\n", #call, __LINE__, cudaGetErrorName(err_));    \
       return 1;                                                                                    \
     }                                                                                              \
   } while (0)
@@ -89,6 +90,16 @@ static int refusal(const char *which) {
     printf("mem alloc node: %s\n", cudaGetErrorName(e));
     cudaGetLastError();
     CHECK(cudaGraphDestroy(g));
+  } else if (strcmp(which, "malloc-in-capture") == 0) {
+    CHECK(cudaStreamBeginCapture(s, cudaStreamCaptureModeGlobal));
+    void *p = NULL;
+    cudaError_t e = cudaMallocAsync(&p, 1024, s);
+    if (e == cudaSuccess) e = cudaFreeAsync(p, s);
+    cudaGraph_t g = NULL;
+    cudaError_t end = cudaStreamEndCapture(s, &g);
+    printf("malloc in capture: %s, then %s\n", cudaGetErrorName(e), cudaGetErrorName(end));
+    if (g) CHECK(cudaGraphDestroy(g));
+    cudaGetLastError();
   } else {
     printf("FAIL cuda_graphs: no case '%s'\n", which);
   }
