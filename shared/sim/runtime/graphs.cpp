@@ -18,6 +18,7 @@
 #include <map>
 #include <queue>
 #include <string>
+#include <thread>
 
 using cusim::detail::kernel_base;
 
@@ -70,6 +71,7 @@ std::set<cudaGraphExec_t> execs;
 
 struct capture {
   unsigned long long id;
+  std::thread::id thread; // the thread that began it
   cudaGraph_t graph;
   cudaStream_t origin;
   cudaStreamCaptureMode mode;
@@ -239,9 +241,14 @@ bool graph_takes_launch_shared(cudaStream_t stream, const std::shared_ptr<kernel
 
 bool graph_takes_op(cudaStream_t stream, const std::function<void()> &fn, const char *what,
                     const std::vector<mem_access> &accesses) {
-  std::lock_guard<std::mutex> lock(gmu);
+  std::unique_lock<std::mutex> lock(gmu);
   capture *c = capture_of_locked(stream);
-  if (!c) return false;
+  if (!c) {
+    if (key(stream) != nullptr) return false;
+    lock.unlock();
+    capture_refuses_legacy(what ? what : "work on the legacy default stream");
+    return false; // queued as it comes (the line said the capture is invalid)
+  }
   if (capturable_depth == 0) {
     report("%s on a stream that is being captured into a CUDA graph is not simulated (the "
            "simulator captures kernels, copies, memsets, host functions, event records and "
@@ -353,6 +360,45 @@ bool capture_refuses_call(const char *api, cudaStream_t stream, const char *what
          api, what);
   invalidate_locked(c);
   *status = cudaErrorStreamCaptureUnsupported;
+  return true;
+}
+
+bool capture_prohibits(const char *api, cudaError_t *status) {
+  if (thread_capture_mode == cudaStreamCaptureModeRelaxed) return false;
+  std::lock_guard<std::mutex> lock(gmu);
+  capture *c = nullptr;
+  for (auto &kv : captures_by_id) {
+    capture *k = kv.second;
+    bool mine = k->thread == std::this_thread::get_id();
+    if (k->mode == cudaStreamCaptureModeGlobal ||
+        (mine && k->mode == cudaStreamCaptureModeThreadLocal))
+      c = k;
+  }
+  if (!c) return false;
+  report("%s while a stream capture is under way (a call that is not captured, and prohibited "
+         "during a capture not begun with cudaStreamCaptureModeRelaxed: "
+         "cudaErrorStreamCaptureUnsupported); the capture is invalidated",
+         api);
+  invalidate_locked(c);
+  *status = cudaErrorStreamCaptureUnsupported;
+  return true;
+}
+
+bool capture_refuses_legacy(const char *api) {
+  std::lock_guard<std::mutex> lock(gmu);
+  capture *c = nullptr;
+  for (auto &kv : capturing) {
+    if (kv.first == nullptr || kv.first == cudaStreamPerThread) continue;
+    bool blocking;
+    { blocking = (kv.first->flags & cudaStreamNonBlocking) == 0; }
+    if (blocking && !kv.second->invalidated) c = kv.second;
+  }
+  if (!c) return false;
+  report("%s while a stream that is not cudaStreamNonBlocking is being captured: the legacy "
+         "default stream would wait for the capture (cudaErrorStreamCaptureImplicit); the "
+         "capture is invalidated",
+         api);
+  invalidate_locked(c);
   return true;
 }
 
@@ -1089,6 +1135,7 @@ cudaError_t cudaStreamBeginCapture(cudaStream_t stream, enum cudaStreamCaptureMo
   c->graph = new CUgraph_st;
   c->origin = key(stream);
   c->mode = mode;
+  c->thread = std::this_thread::get_id();
   c->tips[key(stream)];
   capturing[key(stream)] = c;
   captures_by_id[c->id] = c;

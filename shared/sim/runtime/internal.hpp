@@ -333,6 +333,12 @@ bool capture_host_function(cudaStream_t stream, cudaHostFn_t fn, void *data, cud
 bool capture_refuses_sync(const char *api, cudaStream_t stream, bool device_wide,
                           cudaError_t *status);
 void capture_event_forgotten(cudaEvent_t event);
+// A potentially unsafe call (cudaMalloc) while a capture that is not relaxed is under way
+// (cudaThreadExchangeStreamCaptureMode's rules): refused with one line, the capture invalidated.
+bool capture_prohibits(const char *api, cudaError_t *status);
+// The legacy default stream used while a stream that is not cudaStreamNonBlocking is capturing:
+// invalid on a GPU (cudaErrorStreamCaptureImplicit); one line, the capture invalidated.
+bool capture_refuses_legacy(const char *api);
 // A call the simulator cannot capture (what it would make: "a graph memory node") on a capturing
 // stream: refused with one line naming it, the capture invalidated (true, with the status).
 bool capture_refuses_call(const char *api, cudaStream_t stream, const char *what,

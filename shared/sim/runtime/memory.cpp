@@ -372,6 +372,9 @@ static cudaError_t alloc_common(void **ptr, size_t size, mem_kind kind, unsigned
 
 cudaError_t cudaMalloc(void **devPtr, size_t size) {
   creation_site here(__builtin_return_address(0));
+  cudaError_t refused;
+  if (captures_active.load() != 0 && capture_prohibits("cudaMalloc", &refused))
+    return set_error(refused);
   return alloc_common(devPtr, size, mem_kind::device, 0, "cudaMalloc");
 }
 cudaError_t cudaMallocManaged(void **devPtr, size_t size, unsigned int flags) {

@@ -6,6 +6,8 @@
 //   sync-in-capture  cudaStreamSynchronize on a capturing stream (refused on a GPU too)
 //   mem-node         a graph memory node (not simulated)
 //   malloc-in-capture  cudaMallocAsync on a capturing stream (a memory node: not simulated)
+//   cudamalloc-in-capture  cudaMalloc during a global capture (refused on a GPU too)
+//   legacy-in-capture  cudaMemset on the legacy stream while a blocking stream captures (idem)
 #include <cstdio>
 #include <cstring>
 
@@ -100,6 +102,26 @@ static int refusal(const char *which) {
     printf("malloc in capture: %s, then %s\n", cudaGetErrorName(e), cudaGetErrorName(end));
     if (g) CHECK(cudaGraphDestroy(g));
     cudaGetLastError();
+  } else if (strcmp(which, "cudamalloc-in-capture") == 0 ||
+             strcmp(which, "legacy-in-capture") == 0) {
+    cudaStream_t blocking;
+    CHECK(cudaStreamCreate(&blocking));
+    void *p = NULL;
+    if (which[0] == 'l') CHECK(cudaMalloc(&p, 1024));
+    CHECK(cudaStreamBeginCapture(blocking, cudaStreamCaptureModeGlobal));
+    cudaError_t e = which[0] == 'l' ? cudaMemset(p, 0, 1024) : cudaMalloc(&p, 1024);
+    cudaGraph_t g = NULL;
+    cudaError_t end = cudaStreamEndCapture(blocking, &g);
+    // A GPU answers cudaMemset with cudaErrorStreamCaptureImplicit; the simulator runs it and
+    // says so in its line. Both end the capture invalidated.
+    if (which[0] == 'l')
+      printf("legacy in capture: then %s\n", cudaGetErrorName(end));
+    else
+      printf("cudaMalloc in capture: %s, then %s\n", cudaGetErrorName(e), cudaGetErrorName(end));
+    if (g) CHECK(cudaGraphDestroy(g));
+    cudaGetLastError();
+    if (p) CHECK(cudaFree(p));
+    CHECK(cudaStreamDestroy(blocking));
   } else {
     printf("FAIL cuda_graphs: no case '%s'\n", which);
   }
