@@ -402,6 +402,24 @@ bool capture_refuses_legacy(const char *api) {
   return true;
 }
 
+void capture_stream_destroyed(cudaStream_t stream) {
+  std::lock_guard<std::mutex> lock(gmu);
+  capture *c = capture_of_locked(stream);
+  if (!c) return;
+  report("cudaStreamDestroy: the stream takes part in a stream capture that has not ended; the "
+         "capture is invalidated");
+  invalidate_locked(c);
+  capturing.erase(key(stream));
+  if (c->origin != key(stream)) return;
+  // Its capture can no longer be ended: it goes, with the streams that joined it.
+  for (auto it = capturing.begin(); it != capturing.end();)
+    it = it->second == c ? capturing.erase(it) : std::next(it);
+  captures_by_id.erase(c->id);
+  captures_active.fetch_sub(1);
+  delete c->graph;
+  delete c;
+}
+
 void capture_event_forgotten(cudaEvent_t event) {
   std::lock_guard<std::mutex> lock(gmu);
   captured_events.erase(event);

@@ -333,6 +333,9 @@ bool capture_host_function(cudaStream_t stream, cudaHostFn_t fn, void *data, cud
 bool capture_refuses_sync(const char *api, cudaStream_t stream, bool device_wide,
                           cudaError_t *status);
 void capture_event_forgotten(cudaEvent_t event);
+// A stream destroyed while it takes part in a capture leaves it (the capture is invalidated), so
+// that a later stream at the same address is not taken for a capturing one.
+void capture_stream_destroyed(cudaStream_t stream);
 // A potentially unsafe call (cudaMalloc) while a capture that is not relaxed is under way
 // (cudaThreadExchangeStreamCaptureMode's rules): refused with one line, the capture invalidated.
 bool capture_prohibits(const char *api, cudaError_t *status);

@@ -94,6 +94,7 @@ cudaError_t cudaStreamDestroy(cudaStream_t stream) {
   stream_attributes.erase({stream, (int)cudaLaunchAttributeSynchronizationPolicy});
   stream_attributes.erase({stream, (int)cudaLaunchAttributePriority});
   // Work already queued on it still runs (CUDA finishes it); the handle is freed now.
+  if (captures_active.load() != 0) capture_stream_destroyed(stream);
   stream_destroyed(stream);
   resource_released(stream);
   delete stream;
