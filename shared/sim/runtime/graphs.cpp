@@ -52,6 +52,7 @@ struct CUgraph_st {
 struct CUgraphExec_st {
   cudaGraph_t graph = nullptr; // its own copy, fixed at instantiation
   std::vector<cudaGraphNode_t> order;
+  std::vector<int> branch; // per node of order: the branch stream it runs on (from 0)
   std::map<cudaGraphNode_t, cudaGraphNode_t> of; // a node of the graph given -> its copy
   unsigned long long flags = 0;
   ~CUgraphExec_st() { delete graph; }
@@ -587,6 +588,74 @@ void make_set_op(cudaGraphNode_t n) {
   };
 }
 
+// Branches: a node continues the branch of a dependency that no other node continued yet, else
+// starts a new one. Nodes on different branches are ordered only by their dependencies.
+std::vector<int> branches_of(const std::vector<cudaGraphNode_t> &order) {
+  std::vector<int> branch(order.size());
+  std::map<cudaGraphNode_t, int> branch_of;
+  std::vector<cudaGraphNode_t> tail; // per branch: its last node
+  for (size_t i = 0; i < order.size(); ++i) {
+    int b = -1;
+    for (cudaGraphNode_t d : order[i]->deps) {
+      int db = branch_of[d];
+      if (tail[db] == d) {
+        b = db;
+        break;
+      }
+    }
+    if (b < 0) {
+      b = (int)tail.size();
+      tail.push_back(nullptr);
+    }
+    tail[b] = order[i];
+    branch_of[order[i]] = b;
+    branch[i] = b;
+  }
+  return branch;
+}
+
+// The runtime's own streams for graph branches, shared by every executable graph (a branch's
+// earlier nodes come before its later ones: an order a GPU need not keep, so never a false race).
+std::mutex branch_mu;
+std::vector<cudaStream_t> branch_streams;
+cudaStream_t branch_stream(int i) {
+  std::lock_guard<std::mutex> lock(branch_mu);
+  while ((int)branch_streams.size() <= i) {
+    cudaStream_t s = new CUstream_st{cudaStreamNonBlocking, 0};
+#if defined(CUSIM_ASAN)
+    __lsan_ignore_object(s);
+#endif
+    {
+      std::lock_guard<std::mutex> l2(mu);
+      streams.insert(s);
+    }
+    stream_created(s, cudaStreamNonBlocking);
+    stream_is_graph_branch(s, (int)branch_streams.size() + 1);
+    branch_streams.push_back(s);
+  }
+  return branch_streams[i];
+}
+
+// A launch: each node on its branch's stream, after the launch stream's earlier work and its
+// dependencies; the launch stream's later work after every node. Independent nodes are then
+// unordered, as on a GPU, and the stream-race check sees two of them that touch the same bytes.
+cudaError_t run_branches(const std::vector<cudaGraphNode_t> &order, const std::vector<int> &branch,
+                         cudaStream_t s) {
+  point start = enqueue(s, [] {});
+  std::map<cudaGraphNode_t, point> end;
+  cudaError_t e = cudaSuccess;
+  for (size_t i = 0; i < order.size() && e == cudaSuccess; ++i) {
+    cudaStream_t b = branch_stream(branch[i]);
+    wait_point(b, start);
+    for (cudaGraphNode_t d : order[i]->deps) wait_point(b, end[d]);
+    e = run_node(order[i], b);
+    end[order[i]] = enqueue(b, [] {});
+  }
+  for (auto &kv : end) wait_point(s, kv.second);
+  enqueue(s, [] {}); // the launch's end: a wait for the stream waits for every node
+  return e;
+}
+
 cudaError_t instantiate(cudaGraphExec_t *out, cudaGraph_t graph, unsigned long long flags,
                         const char *api) {
   if (!out) return set_error(cudaErrorInvalidValue);
@@ -602,6 +671,7 @@ cudaError_t instantiate(cudaGraphExec_t *out, cudaGraph_t graph, unsigned long l
     report("%s: the graph's dependencies form a cycle", api);
     return set_error(cudaErrorInvalidValue);
   }
+  x->branch = branches_of(x->order);
   execs.insert(x);
   *out = x;
   return cudaSuccess;
@@ -1104,6 +1174,7 @@ cudaError_t cudaGraphExecUpdate(cudaGraphExec_t hGraphExec, cudaGraph_t hGraph,
   for (auto &kv : of) keep[kv.first] = kv.second;
   hGraphExec->graph = fresh;
   hGraphExec->order = order;
+  hGraphExec->branch = branches_of(order);
   hGraphExec->of = keep;
   delete old;
   return cudaSuccess;
@@ -1119,14 +1190,19 @@ cudaError_t cudaGraphLaunch(cudaGraphExec_t graphExec, cudaStream_t stream) {
   if (!valid_stream(stream)) return set_error(cudaErrorInvalidResourceHandle);
   if (sticky() != cudaSuccess) return set_error(sticky());
   std::vector<cudaGraphNode_t> order;
+  std::vector<int> branch;
   cudaGraph_t g;
+  bool into_capture;
   {
     std::lock_guard<std::mutex> lock(gmu);
     if (!execs.count(graphExec)) return set_error(cudaErrorInvalidValue);
     order = graphExec->order;
+    branch = graphExec->branch;
     g = graphExec->graph;
+    into_capture = capture_of_locked(stream) != nullptr;
   }
-  cudaError_t e = run_graph(g, order, stream);
+  // Launched into a capturing stream, the nodes join the capture one after another.
+  cudaError_t e = into_capture ? run_graph(g, order, stream) : run_branches(order, branch, stream);
   return e != cudaSuccess ? e : set_error(sticky());
 }
 cudaError_t cudaGraphExecDestroy(cudaGraphExec_t graphExec) {

@@ -139,6 +139,9 @@ bool kernel_watch_end(const point &p, const detail::kernel_base *kernel, bool wa
 void note_accesses(const point &p, const std::vector<mem_access> &accesses, const char *what);
 void stream_created(cudaStream_t s, unsigned flags);
 void stream_destroyed(cudaStream_t s);
+// A stream of the runtime's own that runs branch N (from 1) of CUDA graphs (graphs.cpp): named so
+// in the stream-race messages.
+void stream_is_graph_branch(cudaStream_t s, int branch);
 void wait_point(cudaStream_t stream, const point &p); // later work on stream comes after p
 // Memory was freed: its earlier accesses no longer conflict (a reuse is ordered after the free).
 void forget_accesses(const void *p, size_t bytes);

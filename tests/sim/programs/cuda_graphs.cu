@@ -8,6 +8,7 @@
 //   malloc-in-capture  cudaMallocAsync on a capturing stream (a memory node: not simulated)
 //   cudamalloc-in-capture  cudaMalloc during a global capture (refused on a GPU too)
 //   legacy-in-capture  cudaMemset on the legacy stream while a blocking stream captures (idem)
+//   race             two independent nodes write the same array (a race on a GPU: reported)
 #include <cstdio>
 #include <cstring>
 
@@ -122,6 +123,28 @@ static int refusal(const char *which) {
     cudaGetLastError();
     if (p) CHECK(cudaFree(p));
     CHECK(cudaStreamDestroy(blocking));
+  } else if (strcmp(which, "race") == 0) {
+    cudaStream_t other;
+    cudaEvent_t fork, join;
+    float *d;
+    CHECK(cudaStreamCreateWithFlags(&other, cudaStreamNonBlocking));
+    CHECK(cudaEventCreateWithFlags(&fork, cudaEventDisableTiming));
+    CHECK(cudaEventCreateWithFlags(&join, cudaEventDisableTiming));
+    CHECK(cudaMalloc((void **)&d, N * sizeof(float)));
+    CHECK(cudaMemsetAsync(d, 0, N * sizeof(float), s));
+    CHECK(cudaStreamBeginCapture(s, cudaStreamCaptureModeGlobal));
+    CHECK(cudaEventRecord(fork, s));
+    CHECK(cudaStreamWaitEvent(other, fork, 0));
+    axpy<<<N / THREADS, THREADS, 0, s>>>(d, d, 1.0f, N);     // d = 2d
+    axpy<<<N / THREADS, THREADS, 0, other>>>(d, d, 2.0f, N); // d = 3d: no dependency
+    CHECK(cudaEventRecord(join, other));
+    CHECK(cudaStreamWaitEvent(s, join, 0));
+    cudaGraph_t g;
+    cudaGraphExec_t x;
+    CHECK(cudaStreamEndCapture(s, &g));
+    CHECK(cudaGraphInstantiate(&x, g, 0));
+    CHECK(cudaGraphLaunch(x, s));
+    printf("race: %s\n", cudaGetErrorName(cudaStreamSynchronize(s)));
   } else {
     printf("FAIL cuda_graphs: no case '%s'\n", which);
   }
