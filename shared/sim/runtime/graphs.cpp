@@ -90,7 +90,9 @@ std::map<cudaEvent_t, captured_record> captured_events;
 thread_local cudaStreamCaptureMode thread_capture_mode = cudaStreamCaptureModeGlobal;
 std::vector<cudaGraphEdgeData> zero_edges; // cudaStreamGetCaptureInfo's edge data: all default
 
+// The stream a handle names: nullptr for the legacy default stream.
 cudaStream_t key(cudaStream_t s) {
+  if (s == nullptr && zero_is_per_thread()) return cudaStreamPerThread;
   return s == cudaStreamLegacy ? nullptr : s;
 }
 capture *capture_of_locked(cudaStream_t s) {

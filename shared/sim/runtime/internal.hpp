@@ -142,6 +142,8 @@ void stream_destroyed(cudaStream_t s);
 // A stream of the runtime's own that runs branch N (from 1) of CUDA graphs (graphs.cpp): named so
 // in the stream-race messages.
 void stream_is_graph_branch(cudaStream_t s, int branch);
+// Stream 0 is the per-thread default stream (CUDA_API_PER_THREAD_DEFAULT_STREAM), not the legacy.
+bool zero_is_per_thread();
 void wait_point(cudaStream_t stream, const point &p); // later work on stream comes after p
 // Memory was freed: its earlier accesses no longer conflict (a reuse is ordered after the free).
 void forget_accesses(const void *p, size_t bytes);

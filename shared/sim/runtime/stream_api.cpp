@@ -22,7 +22,7 @@ void sync_all() {
 // A blocking call on the legacy default stream (cudaMemcpy, cudaMemset): it waits for the
 // blocking streams' earlier work, not for cudaStreamNonBlocking streams.
 void sync_blocking() {
-  if (captures_active.load() != 0)
+  if (captures_active.load() != 0 && !zero_is_per_thread())
     capture_refuses_legacy("a call on the legacy default stream (cudaMemcpy, cudaMemset...)");
   sync_legacy();
   after_sync();

@@ -333,6 +333,11 @@ void stream_created(cudaStream_t s, unsigned flags) {
   index_of[s] = (int)table.size() - 1;
 }
 
+bool zero_is_per_thread() {
+  std::lock_guard<std::mutex> lock(smu);
+  return default_is_per_thread;
+}
+
 void stream_is_graph_branch(cudaStream_t s, int branch) {
   std::lock_guard<std::mutex> lock(smu);
   auto it = index_of.find(s);
