@@ -1,7 +1,7 @@
 // CUDA graphs: one built node by node and one captured from two streams (a fork and a join by
 // events), each instantiated and launched several times with new input, checked against a CPU
 // reference; a kernel node's parameters changed in the executable graph, an executable graph
-// updated from a second capture, a clone and a child graph node.
+// updated from a second capture, a clone, a child graph node and an event record node.
 // With an argument, a case the simulator answers with one line:
 //   sync-in-capture  cudaStreamSynchronize on a capturing stream (refused on a GPU too)
 //   mem-node         a graph memory node (not simulated)
@@ -10,6 +10,7 @@
 //   legacy-in-capture  cudaMemset on the legacy stream while a blocking stream captures (idem)
 //   race             two independent nodes write the same array (a race on a GPU: reported)
 #include <cstdio>
+#include <cstdlib>
 #include <cstring>
 
 #define N 4096
@@ -219,6 +220,19 @@ int main(int argc, char **argv) {
            roots);
     failures++;
   }
+  size_t edges = 0, before = 0, after = 0;
+  CHECK(cudaGraphGetEdges(graph, NULL, NULL, NULL, &edges));
+  CHECK(cudaGraphNodeGetDependencies(scale, NULL, NULL, &before));
+  CHECK(cudaGraphNodeGetDependentNodes(scale, NULL, NULL, &after));
+  struct cudaKernelNodeParams got;
+  CHECK(cudaGraphKernelNodeGetParams(scale, &got));
+  if (edges != 5 || before != 2 || after != 1 || got.func != (void *)axpy ||
+      got.gridDim.x != (unsigned)blocks) {
+    printf("FAIL cuda_graphs: %zu edges, the kernel node after %zu and before %zu nodes "
+           "(5, 2 and 1), its parameters %s\n",
+           edges, before, after, got.func == (void *)axpy ? "kept" : "lost");
+    failures++;
+  }
   cudaGraphExec_t exec;
   CHECK(cudaGraphInstantiate(&exec, graph, 0));
   float want[16];
@@ -333,6 +347,36 @@ int main(int argc, char **argv) {
              captured.seen[r], want[r]);
       failures++;
     }
+
+  // An event record node after a kernel node: the host waits for the event, then reads.
+  cudaGraph_t timed;
+  cudaGraphNode_t fill_node, record;
+  cudaGraphExec_t timed_exec;
+  cudaEvent_t done;
+  CHECK(cudaEventCreateWithFlags(&done, cudaEventDisableTiming));
+  CHECK(cudaGraphCreate(&timed, 0));
+  a = 1.0f;
+  CHECK(cudaMemset(d_y, 0, bytes));
+  fill(h_x, 40);
+  CHECK(cudaMemcpy(d_x, h_x, bytes, cudaMemcpyHostToDevice));
+  CHECK(cudaGraphAddKernelNode(&fill_node, timed, NULL, 0, &kp)); // y = x
+  CHECK(cudaGraphAddEventRecordNode(&record, timed, &fill_node, 1, done));
+  CHECK(cudaGraphInstantiate(&timed_exec, timed, 0));
+  CHECK(cudaGraphLaunch(timed_exec, s2));
+  CHECK(cudaEventSynchronize(done));
+  float *h_y = (float *)malloc(bytes);
+  CHECK(cudaMemcpy(h_y, d_y, bytes, cudaMemcpyDeviceToHost));
+  for (int i = 0; i < N; i++)
+    if (h_y[i] != h_x[i]) {
+      printf("FAIL cuda_graphs: after the event record node, y[%d] = %.1f, expected %.1f\n", i,
+             h_y[i], h_x[i]);
+      failures++;
+      break;
+    }
+  free(h_y);
+  CHECK(cudaGraphExecDestroy(timed_exec));
+  CHECK(cudaGraphDestroy(timed));
+  CHECK(cudaEventDestroy(done));
 
   CHECK(cudaGraphExecDestroy(parent_exec));
   CHECK(cudaGraphDestroy(parent));
