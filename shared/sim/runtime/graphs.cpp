@@ -423,6 +423,17 @@ void capture_stream_destroyed(cudaStream_t stream) {
   delete c;
 }
 
+bool capture_event_refused(const char *api, cudaEvent_t event, cudaError_t *status) {
+  std::lock_guard<std::mutex> lock(gmu);
+  auto rec = captured_events.find(event);
+  if (rec == captured_events.end() || !captures_by_id.count(rec->second.capture_id)) return false;
+  report("%s: the event was last recorded in a stream capture that has not ended "
+         "(cudaErrorCapturedEvent): the capture records the event, it does not happen",
+         api);
+  *status = cudaErrorCapturedEvent;
+  return true;
+}
+
 void capture_event_forgotten(cudaEvent_t event) {
   std::lock_guard<std::mutex> lock(gmu);
   captured_events.erase(event);

@@ -338,6 +338,9 @@ bool capture_host_function(cudaStream_t stream, cudaHostFn_t fn, void *data, cud
 bool capture_refuses_sync(const char *api, cudaStream_t stream, bool device_wide,
                           cudaError_t *status);
 void capture_event_forgotten(cudaEvent_t event);
+// cudaEventSynchronize or cudaEventQuery of an event last recorded in a capture under way: refused
+// with one line (cudaErrorCapturedEvent), as CUDA documents.
+bool capture_event_refused(const char *api, cudaEvent_t event, cudaError_t *status);
 // A stream destroyed while it takes part in a capture leaves it (the capture is invalidated), so
 // that a later stream at the same address is not taken for a capturing one.
 void capture_stream_destroyed(cudaStream_t stream);

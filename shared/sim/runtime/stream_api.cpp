@@ -270,6 +270,10 @@ cudaError_t cudaEventSynchronize(cudaEvent_t event) {
     std::lock_guard<std::mutex> lock(mu);
     if (!events.count(event)) return set_error(cudaErrorInvalidResourceHandle);
   }
+  cudaError_t captured;
+  if (captures_active.load() != 0 &&
+      capture_event_refused("cudaEventSynchronize", event, &captured))
+    return set_error(captured);
   sync_event(event);
   after_sync();
   return set_error(sticky());
@@ -279,6 +283,9 @@ cudaError_t cudaEventQuery(cudaEvent_t event) {
     std::lock_guard<std::mutex> lock(mu);
     if (!events.count(event)) return set_error(cudaErrorInvalidResourceHandle);
   }
+  cudaError_t captured;
+  if (captures_active.load() != 0 && capture_event_refused("cudaEventQuery", event, &captured))
+    return set_error(captured);
   cudaError_t e = query_event(event);
   if (sticky() != cudaSuccess) return set_error(sticky());
   return e;

@@ -2,9 +2,10 @@
 // events), each instantiated and launched several times with new input, checked against a CPU
 // reference; a kernel node's parameters changed in the executable graph, an executable graph
 // updated from a second capture, a clone, a child graph node and an event record node.
-// With an argument, a case the simulator answers with one line. CUDA documents the first three
+// With an argument, a case the simulator answers with one line. CUDA documents the first four
 // as refused on a GPU too (not yet measured on one); the next two are not simulated:
 //   sync-in-capture        cudaStreamSynchronize on a capturing stream
+//   query-captured-event   cudaEventQuery of an event recorded in a capture under way
 //   cudamalloc-in-capture  cudaMalloc during a global capture
 //   legacy-in-capture      cudaMemset on the legacy stream while a blocking stream captures
 //   mem-node               a graph memory node
@@ -81,6 +82,18 @@ static int refusal(const char *which) {
     else
       printf("FAIL sync in capture: %s, then %s\n", cudaGetErrorName(wait), cudaGetErrorName(end));
     cudaGetLastError();
+  } else if (strcmp(which, "query-captured-event") == 0) {
+    cudaEvent_t e;
+    CHECK(cudaEventCreate(&e));
+    CHECK(cudaStreamBeginCapture(s, cudaStreamCaptureModeRelaxed));
+    CHECK(cudaEventRecord(e, s));
+    cudaError_t query = cudaEventQuery(e);
+    cudaGraph_t g = NULL;
+    CHECK(cudaStreamEndCapture(s, &g));
+    printf("query of a captured event: %s\n", cudaGetErrorName(query));
+    cudaGetLastError();
+    CHECK(cudaGraphDestroy(g));
+    CHECK(cudaEventDestroy(e));
   } else if (strcmp(which, "mem-node") == 0) {
     cudaGraph_t g;
     cudaGraphNode_t node;
