@@ -255,6 +255,14 @@ cudaError_t cudaStreamGetCaptureInfo(cudaStream_t stream,
                                      const cudaGraphEdgeData **edgeData_out CUSIM_DEFAULT(0),
                                      size_t *numDependencies_out CUSIM_DEFAULT(0));
 cudaError_t cudaThreadExchangeStreamCaptureMode(enum cudaStreamCaptureMode *mode);
+cudaError_t cudaStreamBeginCaptureToGraph(cudaStream_t stream, cudaGraph_t graph,
+                                          const cudaGraphNode_t *dependencies,
+                                          const cudaGraphEdgeData *dependencyData,
+                                          size_t numDependencies, enum cudaStreamCaptureMode mode);
+cudaError_t cudaStreamUpdateCaptureDependencies(cudaStream_t stream, cudaGraphNode_t *dependencies,
+                                                const cudaGraphEdgeData *dependencyData,
+                                                size_t numDependencies,
+                                                unsigned int flags CUSIM_DEFAULT(0));
 
 /* Graph memory nodes: declared, not simulated (each call refuses with one line). */
 struct cudaMemAllocNodeParams {

@@ -76,6 +76,7 @@ struct capture {
   cudaGraph_t graph;
   cudaStream_t origin;
   cudaStreamCaptureMode mode;
+  bool into_existing = false; // cudaStreamBeginCaptureToGraph: the graph is the program's
   bool invalidated = false;
   std::map<cudaStream_t, std::vector<cudaGraphNode_t>> tips; // per stream: its last nodes
 };
@@ -419,7 +420,7 @@ void capture_stream_destroyed(cudaStream_t stream) {
     it = it->second == c ? capturing.erase(it) : std::next(it);
   captures_by_id.erase(c->id);
   captures_active.fetch_sub(1);
-  delete c->graph;
+  if (!c->into_existing) delete c->graph;
   delete c;
 }
 
@@ -1227,23 +1228,67 @@ cudaError_t cudaGraphExecDestroy(cudaGraphExec_t graphExec) {
 
 // ---- stream capture ----
 
+static cudaError_t begin_capture(const char *api, cudaStream_t stream, cudaGraph_t into,
+                                 const cudaGraphNode_t *deps, const cudaGraphEdgeData *edge_data,
+                                 size_t count, enum cudaStreamCaptureMode mode);
 cudaError_t cudaStreamBeginCapture(cudaStream_t stream, enum cudaStreamCaptureMode mode) {
+  return begin_capture("cudaStreamBeginCapture", stream, nullptr, nullptr, nullptr, 0, mode);
+}
+cudaError_t cudaStreamBeginCaptureToGraph(cudaStream_t stream, cudaGraph_t graph,
+                                          const cudaGraphNode_t *dependencies,
+                                          const cudaGraphEdgeData *dependencyData,
+                                          size_t numDependencies, enum cudaStreamCaptureMode mode) {
+  if (!graph) return set_error(cudaErrorInvalidValue);
+  return begin_capture("cudaStreamBeginCaptureToGraph", stream, graph, dependencies, dependencyData,
+                       numDependencies, mode);
+}
+cudaError_t cudaStreamUpdateCaptureDependencies(cudaStream_t stream, cudaGraphNode_t *dependencies,
+                                                const cudaGraphEdgeData *dependencyData,
+                                                size_t numDependencies, unsigned int flags) {
+  if (flags > cudaStreamSetCaptureDependencies) return set_error(cudaErrorInvalidValue);
   if (!valid_stream(stream)) return set_error(cudaErrorInvalidResourceHandle);
+  for (size_t i = 0; dependencyData && i < numDependencies; ++i)
+    if (dependencyData[i].from_port || dependencyData[i].to_port || dependencyData[i].type)
+      return not_simulated("cudaStreamUpdateCaptureDependencies",
+                           "edge data other than the default");
+  std::lock_guard<std::mutex> lock(gmu);
+  capture *c = capture_of_locked(stream);
+  if (!c) return set_error(cudaErrorIllegalState);
+  if (!valid_deps_locked(c->graph, dependencies, numDependencies))
+    return set_error(cudaErrorInvalidValue);
+  std::vector<cudaGraphNode_t> &tips = c->tips[key(stream)];
+  if (flags == cudaStreamSetCaptureDependencies) tips.clear();
+  for (size_t i = 0; i < numDependencies; ++i)
+    if (std::find(tips.begin(), tips.end(), dependencies[i]) == tips.end())
+      tips.push_back(dependencies[i]);
+  return cudaSuccess;
+}
+static cudaError_t begin_capture(const char *api, cudaStream_t stream, cudaGraph_t into,
+                                 const cudaGraphNode_t *deps, const cudaGraphEdgeData *edge_data,
+                                 size_t count, enum cudaStreamCaptureMode mode) {
+  if (!valid_stream(stream)) return set_error(cudaErrorInvalidResourceHandle);
+  for (size_t i = 0; edge_data && i < count; ++i)
+    if (edge_data[i].from_port || edge_data[i].to_port || edge_data[i].type)
+      return not_simulated(api, "edge data other than the default");
   if (key(stream) == nullptr) {
-    report("cudaStreamBeginCapture: the legacy default stream cannot be captured (use a stream "
-           "made with cudaStreamCreate)");
+    report("%s: the legacy default stream cannot be captured (use a stream made with "
+           "cudaStreamCreate)",
+           api);
     return set_error(cudaErrorStreamCaptureUnsupported);
   }
   if ((int)mode < 0 || (int)mode > 2) return set_error(cudaErrorInvalidValue);
   std::lock_guard<std::mutex> lock(gmu);
   if (capture_of_locked(stream)) return set_error(cudaErrorIllegalState);
+  if (into && (!live_graph_locked(into) || !valid_deps_locked(into, deps, count)))
+    return set_error(cudaErrorInvalidValue);
   capture *c = new capture;
   c->id = next_capture_id++;
-  c->graph = new CUgraph_st;
+  c->graph = into ? into : new CUgraph_st;
+  c->into_existing = into != nullptr;
   c->origin = key(stream);
   c->mode = mode;
   c->thread = std::this_thread::get_id();
-  c->tips[key(stream)];
+  c->tips[key(stream)].assign(deps, deps + count);
   capturing[key(stream)] = c;
   captures_by_id[c->id] = c;
   captures_active.fetch_add(1);
@@ -1288,7 +1333,7 @@ cudaError_t cudaStreamEndCapture(cudaStream_t stream, cudaGraph_t *pGraph) {
   if (e == cudaSuccess) {
     graphs.insert(c->graph);
     *pGraph = c->graph;
-  } else {
+  } else if (!c->into_existing) {
     delete c->graph;
   }
   delete c;

@@ -362,6 +362,45 @@ int main(int argc, char **argv) {
       failures++;
     }
 
+  // A capture into a graph that has a memset node (y = 0): the kernel comes after it; the sum
+  // comes after the kernel and, by cudaStreamUpdateCaptureDependencies, after the memset too.
+  cudaGraph_t into, got_graph = NULL;
+  cudaGraphNode_t zero, sum_node = NULL;
+  cudaGraphExec_t into_exec;
+  CHECK(cudaGraphCreate(&into, 0));
+  set.value = 0;
+  CHECK(cudaGraphAddMemsetNode(&zero, into, NULL, 0, &set));
+  CHECK(cudaStreamBeginCaptureToGraph(s1, into, &zero, NULL, 1, cudaStreamCaptureModeGlobal));
+  axpy<<<blocks, THREADS, 0, s1>>>(d_x, d_y, 4.0f, N);
+  CHECK(cudaStreamUpdateCaptureDependencies(s1, &zero, NULL, 1, cudaStreamAddCaptureDependencies));
+  sum_all<<<1, THREADS, 0, s1>>>(d_y, d_sum, N);
+  enum cudaStreamCaptureStatus into_status;
+  const cudaGraphNode_t *tips = NULL;
+  size_t ntips = 0;
+  CHECK(cudaStreamGetCaptureInfo(s1, &into_status, NULL, NULL, &tips, NULL, &ntips));
+  if (ntips == 1) sum_node = tips[0];
+  CHECK(cudaStreamEndCapture(s1, &got_graph));
+  size_t sum_deps = 0;
+  if (sum_node) CHECK(cudaGraphNodeGetDependencies(sum_node, NULL, NULL, &sum_deps));
+  if (got_graph != into || sum_deps != 2) {
+    printf("FAIL cuda_graphs: capture into a graph: %s graph, the sum after %zu nodes (2)\n",
+           got_graph == into ? "the same" : "another", sum_deps);
+    failures++;
+  }
+  CHECK(cudaGraphInstantiate(&into_exec, into, 0));
+  fill(h_x, 50);
+  CHECK(cudaMemcpy(d_x, h_x, bytes, cudaMemcpyHostToDevice));
+  CHECK(cudaGraphLaunch(into_exec, s1));
+  CHECK(cudaStreamSynchronize(s1));
+  CHECK(cudaMemcpy(h_sum, d_sum, sizeof(float), cudaMemcpyDeviceToHost));
+  if (*h_sum != reference(h_x, 4.0f, 0.0f)) {
+    printf("FAIL cuda_graphs: capture into a graph: sum %.1f, expected %.1f\n", *h_sum,
+           reference(h_x, 4.0f, 0.0f));
+    failures++;
+  }
+  CHECK(cudaGraphExecDestroy(into_exec));
+  CHECK(cudaGraphDestroy(into));
+
   // An event record node after a kernel node: the host waits for the event, then reads.
   cudaGraph_t timed;
   cudaGraphNode_t fill_node, record;
