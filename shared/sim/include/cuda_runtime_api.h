@@ -198,4 +198,6 @@ cudaError_t cudaProfilerStop(void);
 }
 #endif
 
+#include "cusim_graph.h" /* CUDA graphs and stream capture */
+
 #endif

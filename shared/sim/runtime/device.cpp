@@ -383,6 +383,10 @@ cudaError_t cudaDeviceGetAttribute(int *value, enum cudaDeviceAttr attr, int dev
 }
 
 cudaError_t cudaDeviceSynchronize(void) {
+  cudaError_t refused;
+  if (captures_active.load() != 0 &&
+      capture_refuses_sync("cudaDeviceSynchronize", nullptr, true, &refused))
+    return set_error(refused);
   sync_all();
   return set_error(sticky());
 }

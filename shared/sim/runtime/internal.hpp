@@ -139,6 +139,11 @@ bool kernel_watch_end(const point &p, const detail::kernel_base *kernel, bool wa
 void note_accesses(const point &p, const std::vector<mem_access> &accesses, const char *what);
 void stream_created(cudaStream_t s, unsigned flags);
 void stream_destroyed(cudaStream_t s);
+// A stream of the runtime's own that runs branch N (from 1) of CUDA graphs (graphs.cpp): named so
+// in the stream-race messages.
+void stream_is_graph_branch(cudaStream_t s, int branch);
+// Stream 0 is the per-thread default stream (CUDA_API_PER_THREAD_DEFAULT_STREAM), not the legacy.
+bool zero_is_per_thread();
 void wait_point(cudaStream_t stream, const point &p); // later work on stream comes after p
 // Memory was freed: its earlier accesses no longer conflict (a reuse is ordered after the free).
 void forget_accesses(const void *p, size_t bytes);
@@ -286,5 +291,68 @@ void profile_worker_done(size_t static_shared); // this worker runs no more bloc
 // run_in_background: what a wait would run, without the host seeing it complete).
 void host_function_queued(const point &p);
 void run_in_background(const point &p);
+} // namespace rt
+} // namespace cusim
+
+namespace cusim {
+namespace rt {
+// ---- CUDA graphs and stream capture (graphs.cpp, with hooks in streams.cpp, launches.cpp and
+// stream_api.cpp) ----------------------------------------------------------------------------
+// Any stream capturing now: one load on every enqueue and launch when none is.
+extern std::atomic<int> captures_active;
+// A launch prepared by the launch path (arguments copied, checks done): taken into a graph when it
+// is recorded for cudaGraphAddKernelNode or its stream is capturing (then true: the graph owns k).
+bool graph_takes_launch(detail::kernel_base *k, bool pointers_ok);
+// An operation queued on a capturing stream (enqueue): recorded as a node of the capture when the
+// API call that queues it may be captured (capturable_call), else refused with one line and the
+// capture invalidated. True when the stream is capturing (nothing is queued then).
+bool graph_takes_op(cudaStream_t stream, const std::function<void()> &fn, const char *what,
+                    const std::vector<mem_access> &accesses);
+// The API calls whose queued operation may be recorded by a capture (copies, memsets, graph
+// launches) hold one of these while they queue it.
+extern thread_local int capturable_depth;
+struct capturable_call {
+  capturable_call() { ++capturable_depth; }
+  ~capturable_call() { --capturable_depth; }
+  capturable_call(const capturable_call &) = delete;
+  capturable_call &operator=(const capturable_call &) = delete;
+};
+// Queues a prepared launch on stream, the path of every launch (the stream-race watch, the
+// scheduler, the sticky error): shared, so a graph's kernel node runs at each of its launches.
+void enqueue_launch(cudaStream_t stream, std::shared_ptr<detail::kernel_base> k);
+// The same launch on a capturing stream becomes a kernel node of the capture (true).
+bool graph_takes_launch_shared(cudaStream_t stream, const std::shared_ptr<detail::kernel_base> &k);
+// cudaGraphAddKernelNode runs the launch path with a slot for the prepared launch.
+extern thread_local std::shared_ptr<detail::kernel_base> *kernel_node_slot;
+inline bool recording_kernel_node() {
+  return kernel_node_slot != nullptr;
+}
+// The stream is capturing: API calls with a capture's meaning (graphs.cpp) take it over and
+// return true, with their status in *status.
+bool capture_event_record(cudaEvent_t event, cudaStream_t stream, cudaError_t *status);
+bool capture_stream_wait(cudaStream_t stream, cudaEvent_t event, cudaError_t *status);
+bool capture_host_function(cudaStream_t stream, cudaHostFn_t fn, void *data, cudaError_t *status);
+// A wait the host may not do while a capture is under way (cudaStreamSynchronize of a capturing
+// stream, cudaDeviceSynchronize during one): refused with one line, the capture invalidated.
+// stream: the stream waited for, or nullptr for the whole device.
+bool capture_refuses_sync(const char *api, cudaStream_t stream, bool device_wide,
+                          cudaError_t *status);
+void capture_event_forgotten(cudaEvent_t event);
+// cudaEventSynchronize or cudaEventQuery of an event last recorded in a capture under way: refused
+// with one line (cudaErrorCapturedEvent), as CUDA documents.
+bool capture_event_refused(const char *api, cudaEvent_t event, cudaError_t *status);
+// A stream destroyed while it takes part in a capture leaves it (the capture is invalidated), so
+// that a later stream at the same address is not taken for a capturing one.
+void capture_stream_destroyed(cudaStream_t stream);
+// A potentially unsafe call (cudaMalloc) while a capture that is not relaxed is under way
+// (cudaThreadExchangeStreamCaptureMode's rules): refused with one line, the capture invalidated.
+bool capture_prohibits(const char *api, cudaError_t *status);
+// The legacy default stream used while a stream that is not cudaStreamNonBlocking is capturing:
+// invalid on a GPU (cudaErrorStreamCaptureImplicit); one line, the capture invalidated.
+bool capture_refuses_legacy(const char *api);
+// A call the simulator cannot capture (what it would make: "a graph memory node") on a capturing
+// stream: refused with one line naming it, the capture invalidated (true, with the status).
+bool capture_refuses_call(const char *api, cudaStream_t stream, const char *what,
+                          cudaError_t *status);
 } // namespace rt
 } // namespace cusim

@@ -61,6 +61,32 @@ const char *invalid_value_note() {
 }
 } // namespace rt
 
+namespace rt {
+void enqueue_launch(cudaStream_t stream, std::shared_ptr<detail::kernel_base> k) {
+  // A capturing stream records the launch as a node (a graph launched into it).
+  if (captures_active.load(std::memory_order_relaxed) != 0 && graph_takes_launch_shared(stream, k))
+    return;
+  // The kernel's point, for the stream-race check when it runs (set before anything can run it).
+  auto at = std::make_shared<point>();
+  *at = enqueue(stream, [k, at]() mutable {
+    bool watching = false;
+    cudaError_t e = cudaSuccess;
+    if (sticky() == cudaSuccess) {
+      watching = kernel_watch_begin(*at);
+      e = run_kernel(k.get());
+    }
+    // A kernel that failed has said why; a conflict it saw is not reported on top.
+    bool race = kernel_watch_end(*at, e == cudaSuccess ? k.get() : nullptr, watching);
+    if (e != cudaSuccess)
+      set_sticky(e);
+    else if (race)
+      set_sticky(cudaErrorIllegalState);
+    k.reset(); // the launch's arguments go now (a graph's node keeps its own)
+  });
+  kernel_queued(*at);
+}
+} // namespace rt
+
 namespace detail {
 
 int launch_begin(const dim3 &grid, const dim3 &block, size_t shared, cudaStream_t stream,
@@ -119,6 +145,9 @@ std::atomic<bool> planted_failure{false}; // cusim_plant_kernel_failure
 
 void launch_submit(kernel_base *k, bool pointers_ok) {
   k->cooperative = rt::cooperative_launch_requested();
+  // Recorded into a graph (cudaGraphAddKernelNode, or a capturing stream), not queued.
+  if (rt::captures_active.load(std::memory_order_relaxed) != 0 || rt::recording_kernel_node())
+    if (rt::graph_takes_launch(k, pointers_ok)) return;
   if (!pointers_ok) {
     cudaStream_t stream = k->stream;
     delete k;
@@ -140,24 +169,7 @@ void launch_submit(kernel_base *k, bool pointers_ok) {
     });
     return;
   }
-  // The kernel's point, for the stream-race check when it runs (set before anything can run it).
-  auto at = std::make_shared<rt::point>();
-  *at = rt::enqueue(k->stream, [k, at] {
-    bool watching = false;
-    cudaError_t e = cudaSuccess;
-    if (rt::sticky() == cudaSuccess) {
-      watching = rt::kernel_watch_begin(*at);
-      e = rt::run_kernel(k);
-    }
-    // A kernel that failed has said why; a conflict it saw is not reported on top.
-    bool race = rt::kernel_watch_end(*at, e == cudaSuccess ? k : nullptr, watching);
-    if (e != cudaSuccess)
-      rt::set_sticky(e);
-    else if (race)
-      rt::set_sticky(cudaErrorIllegalState);
-    delete k;
-  });
-  rt::kernel_queued(*at);
+  rt::enqueue_launch(k->stream, std::shared_ptr<kernel_base>(k));
 }
 
 void register_symbol(const void *addr, size_t size) {

@@ -372,6 +372,9 @@ static cudaError_t alloc_common(void **ptr, size_t size, mem_kind kind, unsigned
 
 cudaError_t cudaMalloc(void **devPtr, size_t size) {
   creation_site here(__builtin_return_address(0));
+  cudaError_t refused;
+  if (captures_active.load() != 0 && capture_prohibits("cudaMalloc", &refused))
+    return set_error(refused);
   return alloc_common(devPtr, size, mem_kind::device, 0, "cudaMalloc");
 }
 cudaError_t cudaMallocManaged(void **devPtr, size_t size, unsigned int flags) {
@@ -569,6 +572,7 @@ cudaError_t cudaMemcpy(void *dst, const void *src, size_t count, enum cudaMemcpy
 }
 cudaError_t cudaMemcpyAsync(void *dst, const void *src, size_t count, enum cudaMemcpyKind kind,
                             cudaStream_t stream) {
+  capturable_call capturable; // a capturing stream records it as a node
   if (sticky() != cudaSuccess) return set_error(sticky());
   if (!valid_stream(stream)) return set_error(cudaErrorInvalidResourceHandle);
   cudaError_t e = check_copy("cudaMemcpyAsync", dst, src, count, kind);
@@ -603,6 +607,7 @@ static cudaError_t copy2d(const char *api, void *dst, size_t dpitch, const void 
       std::memmove((char *)dst + r * dpitch, (const char *)src + r * spitch, width);
   };
   if (async) {
+    capturable_call capturable; // a capturing stream records it as a node
     // The ranges from the first row to the end of the last: stricter than the rows alone.
     enqueue(stream, op, api,
             {mem_access{src, spitch * (height - 1) + width, false},
@@ -663,6 +668,7 @@ cudaError_t cudaMemset(void *devPtr, int value, size_t count) {
   return set_error(sticky());
 }
 cudaError_t cudaMemsetAsync(void *devPtr, int value, size_t count, cudaStream_t stream) {
+  capturable_call capturable; // a capturing stream records it as a node
   if (sticky() != cudaSuccess) return set_error(sticky());
   if (!valid_stream(stream)) return set_error(cudaErrorInvalidResourceHandle);
   cudaError_t e = check_set("cudaMemsetAsync", devPtr, count);

@@ -339,6 +339,11 @@ cudaError_t cudaMallocFromPoolAsync(void **ptr, size_t size, cudaMemPool_t memPo
   creation_site here(__builtin_return_address(0)); // (cudaMallocAsync set its own)
   if (!ptr) return set_error(cudaErrorInvalidValue);
   if (!valid_stream(stream)) return set_error(cudaErrorInvalidResourceHandle);
+  cudaError_t refused;
+  if (captures_active.load() != 0 &&
+      capture_refuses_call("cudaMallocAsync (cudaMallocFromPoolAsync)", stream,
+                           "a graph memory node", &refused))
+    return set_error(refused);
   std::lock_guard<std::mutex> lock(mu);
   CUSIM_CHECK_STICKY();
   if (!valid_pool(memPool)) return set_error(cudaErrorInvalidValue);
@@ -357,6 +362,10 @@ cudaError_t cudaMallocAsync(void **devPtr, size_t size, cudaStream_t stream) {
 cudaError_t cudaFreeAsync(void *devPtr, cudaStream_t stream) {
   if (devPtr == nullptr) return cudaSuccess;
   if (!valid_stream(stream)) return set_error(cudaErrorInvalidResourceHandle);
+  cudaError_t refused;
+  if (captures_active.load() != 0 &&
+      capture_refuses_call("cudaFreeAsync", stream, "a graph memory node", &refused))
+    return set_error(refused);
   std::lock_guard<std::mutex> lock(mu);
   CUSIM_CHECK_STICKY();
   auto it = live.find((uintptr_t)devPtr);

@@ -22,6 +22,8 @@ void sync_all() {
 // A blocking call on the legacy default stream (cudaMemcpy, cudaMemset): it waits for the
 // blocking streams' earlier work, not for cudaStreamNonBlocking streams.
 void sync_blocking() {
+  if (captures_active.load() != 0 && !zero_is_per_thread())
+    capture_refuses_legacy("a call on the legacy default stream (cudaMemcpy, cudaMemset...)");
   sync_legacy();
   after_sync();
 }
@@ -92,6 +94,7 @@ cudaError_t cudaStreamDestroy(cudaStream_t stream) {
   stream_attributes.erase({stream, (int)cudaLaunchAttributeSynchronizationPolicy});
   stream_attributes.erase({stream, (int)cudaLaunchAttributePriority});
   // Work already queued on it still runs (CUDA finishes it); the handle is freed now.
+  if (captures_active.load() != 0) capture_stream_destroyed(stream);
   stream_destroyed(stream);
   resource_released(stream);
   delete stream;
@@ -99,12 +102,20 @@ cudaError_t cudaStreamDestroy(cudaStream_t stream) {
 }
 cudaError_t cudaStreamSynchronize(cudaStream_t stream) {
   if (!valid_stream(stream)) return set_error(cudaErrorInvalidResourceHandle);
+  cudaError_t refused;
+  if (captures_active.load() != 0 &&
+      capture_refuses_sync("cudaStreamSynchronize", stream, false, &refused))
+    return set_error(refused);
   sync_stream(stream);
   after_sync();
   return set_error(sticky());
 }
 cudaError_t cudaStreamQuery(cudaStream_t stream) {
   if (!valid_stream(stream)) return set_error(cudaErrorInvalidResourceHandle);
+  cudaError_t refused;
+  if (captures_active.load() != 0 &&
+      capture_refuses_sync("cudaStreamQuery", stream, false, &refused))
+    return set_error(refused);
   cudaError_t e = query_stream(stream);
   if (sticky() != cudaSuccess) return set_error(sticky());
   return e;
@@ -166,6 +177,9 @@ cudaError_t cudaCtxResetPersistingL2Cache(void) {
 }
 cudaError_t cudaStreamWaitEvent(cudaStream_t stream, cudaEvent_t event, unsigned int) {
   if (!valid_stream(stream)) return set_error(cudaErrorInvalidResourceHandle);
+  cudaError_t captured;
+  if (captures_active.load() != 0 && capture_stream_wait(stream, event, &captured))
+    return set_error(captured);
   std::lock_guard<std::mutex> lock(mu);
   if (!events.count(event)) return set_error(cudaErrorInvalidResourceHandle);
   wait_event(stream, event); // later work on the stream comes after the record
@@ -184,6 +198,9 @@ cudaError_t cudaStreamGetFlags(cudaStream_t s, unsigned int *flags) {
 cudaError_t cudaLaunchHostFunc(cudaStream_t stream, cudaHostFn_t fn, void *userData) {
   if (!fn) return set_error(cudaErrorInvalidValue);
   if (!valid_stream(stream)) return set_error(cudaErrorInvalidResourceHandle);
+  cudaError_t captured;
+  if (captures_active.load() != 0 && capture_host_function(stream, fn, userData, &captured))
+    return set_error(captured);
   host_function_queued(enqueue(stream, [fn, userData] { // fires without a host wait (issue 18)
     if (sticky() == cudaSuccess) fn(userData);
   }));
@@ -193,6 +210,10 @@ cudaError_t cudaStreamAddCallback(cudaStream_t stream, cudaStreamCallback_t call
                                   void *userData, unsigned int flags) {
   if (!callback || flags != 0) return set_error(cudaErrorInvalidValue);
   if (!valid_stream(stream)) return set_error(cudaErrorInvalidResourceHandle);
+  cudaError_t refused;
+  if (captures_active.load() != 0 &&
+      capture_refuses_sync("cudaStreamAddCallback", stream, false, &refused))
+    return set_error(refused);
   host_function_queued(enqueue( // fires without a host wait (issue 18)
       stream, [stream, callback, userData] { callback(stream, sticky(), userData); }));
   return cudaSuccess;
@@ -220,6 +241,9 @@ cudaError_t cudaEventCreate(cudaEvent_t *event) {
 }
 cudaError_t cudaEventRecordWithFlags(cudaEvent_t event, cudaStream_t stream, unsigned int) {
   if (!valid_stream(stream)) return set_error(cudaErrorInvalidResourceHandle);
+  cudaError_t captured;
+  if (captures_active.load() != 0 && capture_event_record(event, stream, &captured))
+    return set_error(captured);
   std::lock_guard<std::mutex> lock(mu);
   CUSIM_CHECK_STICKY();
   if (!events.count(event)) {
@@ -246,6 +270,10 @@ cudaError_t cudaEventSynchronize(cudaEvent_t event) {
     std::lock_guard<std::mutex> lock(mu);
     if (!events.count(event)) return set_error(cudaErrorInvalidResourceHandle);
   }
+  cudaError_t captured;
+  if (captures_active.load() != 0 &&
+      capture_event_refused("cudaEventSynchronize", event, &captured))
+    return set_error(captured);
   sync_event(event);
   after_sync();
   return set_error(sticky());
@@ -255,6 +283,9 @@ cudaError_t cudaEventQuery(cudaEvent_t event) {
     std::lock_guard<std::mutex> lock(mu);
     if (!events.count(event)) return set_error(cudaErrorInvalidResourceHandle);
   }
+  cudaError_t captured;
+  if (captures_active.load() != 0 && capture_event_refused("cudaEventQuery", event, &captured))
+    return set_error(captured);
   cudaError_t e = query_event(event);
   if (sticky() != cudaSuccess) return set_error(sticky());
   return e;
@@ -279,6 +310,7 @@ cudaError_t cudaEventDestroy(cudaEvent_t event) {
   }
   // A record still in the queue checks events before touching it, so the event can go now.
   event_forgotten(event);
+  capture_event_forgotten(event);
   resource_released(event);
   delete event;
   return cudaSuccess;

@@ -38,6 +38,7 @@ struct op {
 struct stream_state {
   stream_kind kind = stream_kind::blocking;
   cudaStream_t handle = nullptr;
+  int graph_branch = 0; // > 0: a stream of the runtime's own, for a CUDA graph's branch
   uint64_t issued = 0, done = 0;
   vclock vc; // the clock of its last issued operation
   std::deque<op> q;
@@ -104,6 +105,8 @@ int resolve_locked(cudaStream_t s) {
 const char *stream_name(int i, char *buf, size_t n) {
   if (i == 0)
     std::snprintf(buf, n, "the default stream");
+  else if (table[i].graph_branch > 0)
+    std::snprintf(buf, n, "branch %d of a CUDA graph", table[i].graph_branch);
   else if (table[i].handle == cudaStreamPerThread)
     std::snprintf(buf, n, "a per-thread default stream");
   else
@@ -201,6 +204,10 @@ void host_waits(const point &p) {
 
 point enqueue(cudaStream_t stream, std::function<void()> fn, const char *what,
               const std::vector<mem_access> &accesses) {
+  // A capturing stream records the operation in its graph instead (graphs.cpp).
+  if (captures_active.load(std::memory_order_relaxed) != 0 &&
+      graph_takes_op(stream, fn, what, accesses))
+    return point{};
   std::unique_lock<std::mutex> lock(smu);
   int i = resolve_locked(stream);
   vclock vc = table[i].vc;
@@ -324,6 +331,17 @@ void stream_created(cudaStream_t s, unsigned flags) {
       (flags & cudaStreamNonBlocking) ? stream_kind::non_blocking : stream_kind::blocking;
   table.back().handle = s;
   index_of[s] = (int)table.size() - 1;
+}
+
+bool zero_is_per_thread() {
+  std::lock_guard<std::mutex> lock(smu);
+  return default_is_per_thread;
+}
+
+void stream_is_graph_branch(cudaStream_t s, int branch) {
+  std::lock_guard<std::mutex> lock(smu);
+  auto it = index_of.find(s);
+  if (it != index_of.end()) table[it->second].graph_branch = branch;
 }
 
 void stream_destroyed(cudaStream_t s) {
