@@ -680,9 +680,7 @@ __attribute__((always_inline)) inline void check(uintptr_t a, unsigned size, boo
   check_races(a, off, size, write, pc, vol);
 }
 
-// The callbacks' second half, out of line: a callback then tests its address against the arena
-// and returns, with no frame to build, for every access outside it (the kernel's own variables,
-// the scheduler's state, host code) and for all of them when the checker is off.
+// The race records of an access of a race-checked block (after its bounds).
 template <unsigned N, bool W, bool V>
 __attribute__((noinline)) void race_check(uintptr_t a, uintptr_t off, const void *pc) {
   if (N == 4 && (off & 3) == 0 && race_word_fast(off, W, pc)) return;
@@ -692,10 +690,13 @@ template <unsigned N, bool W, bool V>
 __attribute__((noinline)) void check_full(uintptr_t a, const void *pc) {
   check(a, N, W, pc, false, V);
 }
-// The same check, its common case with no frame: every call it makes is a tail call, so a
-// bounds-only access or a race check that race_word_fast settles saves no register. Anything
-// unusual (a read of uninitialized __shared__ memory pending, the profiler, watched ranges, a
-// granule not wholly addressable) goes to check_full, which is check() as it stands.
+// The callbacks' second half, out of line: a callback then tests its address against the arena
+// and returns, with no frame to build, for every access outside it (the kernel's own variables,
+// the scheduler's state, host code) and for all of them when the checker is off. This half has no
+// frame either: every call it makes is a tail call, so a bounds-only access, or a race check that
+// race_word_fast settles, saves no register. Anything unusual (a read of uninitialized __shared__
+// memory pending, the profiler, watched ranges, a granule not wholly addressable) goes to
+// check_full, which is check() as it stands.
 template <unsigned N, bool W, bool V>
 __attribute__((noinline)) void check_in_arena(uintptr_t a, const void *pc) {
   uintptr_t off = a - arena_base;                   // inside the arena: the callback tested it
