@@ -605,6 +605,56 @@ __attribute__((noinline)) void check_races(uintptr_t a, uintptr_t off, unsigned 
   }
 }
 
+// The common case of a race check, inline in the callback: one aligned word whose cell is of this
+// epoch and not split, where nothing can be reported (the other thread's record is this thread's,
+// none, of an earlier barrier interval, or of another block in __shared__ memory), and no read of
+// __shared__ memory that no thread of the block wrote. It makes exactly the stores check_cell
+// makes then; anything else (a race, a first access in the epoch, a many-readers record, two
+// threads of one warp between __syncwarp()s, a word in byte cells) returns false and goes the full
+// way (check_races). A fresh cell needs no dirty range: it was put in one when its epoch began.
+__attribute__((always_inline)) inline bool race_word_fast(uintptr_t off, bool write,
+                                                          const void *pc) {
+  uint64_t *cell = race_shadow + 3 * (off / 4);
+  uint64_t meta = __atomic_load_n(&cell[2], __ATOMIC_RELAXED);
+  if (__builtin_expect(meta_epoch(meta) != launch_epoch || (meta & meta_split) != 0, 0))
+    return false;
+  uint64_t writer = __atomic_load_n(&cell[0], __ATOMIC_RELAXED);
+  uint64_t reader = __atomic_load_n(&cell[1], __ATOMIC_RELAXED);
+  bool in_shared = off >= global_bytes;
+  uint32_t base = itls.gid1_base, me = base + cusim_tls.tid;
+  unsigned nthreads = itls.nthreads, bar = *itls.bar_gen & 0x7FFFFu;
+  // Whether the record r leaves this access nothing to report, as relate() would find it
+  // (same_thread without many readers, ordered by a barrier, or stale).
+  auto quiet = [&](uint64_t r) __attribute__((always_inline)) {
+    uint32_t g = rec_gid1(r);
+    if (g == me) return (r & flag_many_readers) == 0;
+    if (r & flag_many_blocks) return false;
+    if (g - base >= nthreads) return in_shared; // another block's: stale in __shared__ memory
+    return rec_bar(r) != bar;
+  };
+  if (!write) {
+    if (writer != 0 ? !quiet(writer) || rec_gid1(writer) - base >= nthreads : in_shared)
+      return false; // (a read of __shared__ memory no thread of this block wrote: the full way)
+    if (reader != 0 && !quiet(reader)) return false;
+    uint64_t mine = make_record(me, *itls.bar_gen, itls.warp_gen[cusim_tls.tid >> 5]);
+    if (mine != reader) {
+      __atomic_store_n(&cell[1], mine, __ATOMIC_RELAXED);
+      __atomic_store_n(&cell[2], (meta & ~(pc_mask << 23)) | code_offset(pc) << 23,
+                       __ATOMIC_RELAXED);
+    }
+    return true;
+  }
+  if (reader != 0) {
+    if (!quiet(reader)) return false;
+    __atomic_store_n(&cell[1], 0, __ATOMIC_RELAXED);
+  }
+  uint64_t mine = make_record(me, *itls.bar_gen, itls.warp_gen[cusim_tls.tid >> 5]);
+  if (writer != mine) __atomic_store_n(&cell[0], mine, __ATOMIC_RELAXED);
+  uint64_t next_meta = (meta & ~pc_mask) | code_offset(pc);
+  if (next_meta != meta) __atomic_store_n(&cell[2], next_meta, __ATOMIC_RELAXED);
+  return true;
+}
+
 __attribute__((always_inline)) inline void check(uintptr_t a, unsigned size, bool write,
                                                  const void *pc, bool atomic = false,
                                                  bool vol = false) {
@@ -626,15 +676,42 @@ __attribute__((always_inline)) inline void check(uintptr_t a, unsigned size, boo
   if (atomic) return;
   if (off - big_start < global_bytes - big_start) return; // a big block: bounds only
   if (itls.gid1_base == 0) return; // grid too large to number its threads in 32 bits
+  if (size == 4 && (off & 3) == 0 && race_word_fast(off, write, pc)) return;
   check_races(a, off, size, write, pc, vol);
 }
 
+// The race records of an access of a race-checked block (after its bounds).
+template <unsigned N, bool W, bool V>
+__attribute__((noinline)) void race_check(uintptr_t a, uintptr_t off, const void *pc) {
+  if (N == 4 && (off & 3) == 0 && race_word_fast(off, W, pc)) return;
+  check_races(a, off, N, W, pc, V);
+}
+template <unsigned N, bool W, bool V>
+__attribute__((noinline)) void check_full(uintptr_t a, const void *pc) {
+  check(a, N, W, pc, false, V);
+}
 // The callbacks' second half, out of line: a callback then tests its address against the arena
 // and returns, with no frame to build, for every access outside it (the kernel's own variables,
-// the scheduler's state, host code) and for all of them when the checker is off.
+// the scheduler's state, host code) and for all of them when the checker is off. This half has no
+// frame either: every call it makes is a tail call, so a bounds-only access, or a race check that
+// race_word_fast settles, saves no register. Anything unusual (a read of uninitialized __shared__
+// memory pending, the profiler, watched ranges, a granule not wholly addressable) goes to
+// check_full, which is check() as it stands.
 template <unsigned N, bool W, bool V>
 __attribute__((noinline)) void check_in_arena(uintptr_t a, const void *pc) {
-  check(a, N, W, pc, false, V);
+  uintptr_t off = a - arena_base;                   // inside the arena: the callback tested it
+  if (!itls.on || cusim_tls.blk == nullptr) return; // host code, or the runtime between blocks
+  if (__builtin_expect(pending_uninit.set | prof_on | watch_on, 0))
+    return check_full<N, W, V>(a, pc);
+  static_assert(N <= 16, "an access spans at most three granules");
+  uintptr_t g0 = off / 8, g1 = (off + N - 1) / 8;
+  if (__builtin_expect((bounds_shadow[g0] ^ 8) | (bounds_shadow[g1] ^ 8) |
+                           (g1 - g0 > 1 ? bounds_shadow[g0 + 1] ^ 8 : 0),
+                       0))
+    return check_full<N, W, V>(a, pc);
+  if (off - big_start < global_bytes - big_start) return; // a big block: bounds only
+  if (itls.gid1_base == 0) return; // grid too large to number its threads in 32 bits
+  return race_check<N, W, V>(a, off, pc);
 }
 
 void check_range(const void *p, size_t n, bool write, const void *pc) {

@@ -218,7 +218,9 @@ struct instr_thread {
   const unsigned *bar_gen = nullptr;  // the block's __syncthreads() count
   const uint32_t *warp_gen = nullptr; // per warp: completed __syncwarp()s and warp functions
 };
-extern __thread instr_thread itls;
+// Hidden: only the runtime reads it, so in a program its accesses are at a fixed offset from the
+// thread pointer (the linker relaxes them), with no load of that offset on every checked access.
+extern __thread instr_thread itls __attribute__((visibility("hidden")));
 // True when the program has instrumented code and the arena could be reserved.
 bool checker_on();
 // Memory from the arena (device memory, or a block's shared memory), with gaps between blocks;
