@@ -240,10 +240,12 @@ fiber *new_stack_fiber() {
 // * A stack keeps its scheduling fiber, which synchronises with every other scheduling context
 //   at each switch anyway (jump). The thread loop's frame is left on its shadow stack each time
 //   the stack is retired, so it is made afresh after tsan_max_uses threads.
-// At most tsan_keep_max fibers wait idle (all workers together), well inside TSan's limit of
-// 8,128 live threads, and a cooperative launch (all blocks resident: two fibers per CUDA thread
-// live at once) first destroys the idle ones (tsan_drain), so it fits as many threads as before.
-constexpr unsigned tsan_keep_max = 2048;
+// At most tsan_keep_max fibers wait idle (all workers together): enough for two workers running
+// blocks of 1,024 threads (lessons 03 and 13), and well inside TSan's limit of 8,128 live threads,
+// since a block takes its fibers from the idle ones first. A cooperative launch (all blocks
+// resident: two fibers per CUDA thread live at once) first destroys the idle ones (tsan_drain),
+// so it fits as many threads as before.
+constexpr unsigned tsan_keep_max = 4160;
 constexpr unsigned tsan_max_uses = 1024;
 std::atomic<unsigned> tsan_idle_count{0};
 // True if one more fiber may wait idle (and counts it).
