@@ -81,8 +81,7 @@ struct fiber {
   size_t asan_size = 0;
 #endif
 #if defined(CUSIM_TSAN)
-  void *tsan_fiber = nullptr; // the scheduling context's, kept with the stack (tsan_keep)
-  unsigned tsan_uses = 0;     // threads its stack has started since tsan_fiber was made
+  void *tsan_fiber = nullptr; // the scheduling context's: the worker's sched_tsan (tsan_keep)
 #endif
 };
 
@@ -181,6 +180,7 @@ struct worker {
 #if defined(CUSIM_TSAN)
   std::vector<fiber *> retired;  // stacks that ran a thread of the current block
   std::vector<void *> tsan_idle; // per thread index: the TSan fiber of an earlier block's thread
+  void *sched_tsan = nullptr;    // the scheduling context of every stack (tsan_keep)
 #endif
 #if defined(CUSIM_USE_UCONTEXT)
   fiber *pending_from = nullptr;
@@ -225,7 +225,7 @@ fiber *new_stack_fiber() {
 #if defined(CUSIM_TSAN)
 // TSan fibers are kept for reuse (issue 26). Making one and destroying it costs about 0.5-2 ms of
 // CPU, most of it system time (TSan maps, clears and unmaps its state), and each CUDA thread
-// needs two: its own, and the scheduling context of the stack it runs on. So both are kept:
+// had two: its own, and the scheduling context of the stack it runs on. Now:
 // * A CUDA thread's fiber goes back to its worker at the thread's end (tsan_idle, by thread
 //   index), and the thread of the same index in a later block on that worker takes it. That
 //   orders nothing TSan did not already order: a worker acquires everything its block's threads
@@ -237,16 +237,18 @@ fiber *new_stack_fiber() {
 //   the threads of a block, or between blocks that run at the same time, is reported as before.
 //   A thread's fiber enters and leaves in the scheduler, which is not instrumented, and the
 //   kernel's frames are balanced, so its shadow stack is empty again when it is kept.
-// * A stack keeps its scheduling fiber, which synchronises with every other scheduling context
-//   at each switch anyway (jump). The thread loop's frame is left on its shadow stack each time
-//   the stack is retired, so it is made afresh after tsan_max_uses threads.
+// * The stacks of a worker share one scheduling fiber (sched_tsan, made once): their scheduling
+//   contexts synchronised with each other at every switch anyway (jump), so they were one thread
+//   to TSan already. What a fiber needs of its own is a shadow stack (the instrumented frames it
+//   entered and has not left), and a scheduling context leaves none behind when it switches:
+//   the scheduler is not instrumented, nor is the thread loop (block_loop in cusim_device.h), and
+//   the kernel's frames are the CUDA thread's fiber's.
 // At most tsan_keep_max fibers wait idle (all workers together): enough for two workers running
 // blocks of 1,024 threads (lessons 03 and 13), and well inside TSan's limit of 8,128 live threads,
 // since a block takes its fibers from the idle ones first. A cooperative launch (all blocks
 // resident: two fibers per CUDA thread live at once) first destroys the idle ones (tsan_drain),
 // so it fits as many threads as before.
 constexpr unsigned tsan_keep_max = 4160;
-constexpr unsigned tsan_max_uses = 1024;
 std::atomic<unsigned> tsan_idle_count{0};
 // True if one more fiber may wait idle (and counts it).
 bool tsan_keep() {
@@ -266,12 +268,6 @@ void tsan_drain(worker *w) {
     f = nullptr;
     tsan_unkeep();
   }
-  for (fiber *f : w->pool) {
-    if (f->tsan_fiber == nullptr) continue;
-    __tsan_destroy_fiber(f->tsan_fiber);
-    f->tsan_fiber = nullptr;
-    tsan_unkeep();
-  }
 }
 #endif
 
@@ -283,10 +279,6 @@ void release_fiber(worker *w, fiber *f) {
   f->fake_stack = nullptr;
 #endif
 #if defined(CUSIM_TSAN)
-  if (f->tsan_fiber && (f->tsan_uses >= tsan_max_uses || !tsan_keep())) {
-    __tsan_destroy_fiber(f->tsan_fiber);
-    f->tsan_fiber = nullptr;
-  }
   // Not reused before the block ends (see tsan_thread_leave): recycle_retired puts it back.
   w->retired.push_back(f);
 #else
@@ -453,7 +445,8 @@ __attribute__((always_inline)) inline void jump(worker *w, fiber *from, fiber *t
 #if defined(CUSIM_TSAN)
   // Switches between scheduling contexts synchronise (they share the block's state); the
   // threads' own TSan fibers never synchronise with each other except through barriers.
-  __tsan_switch_to_fiber(to->tsan_fiber, 0);
+  // (between two stacks' scheduling contexts, one fiber: nothing to switch)
+  if (to->tsan_fiber != __tsan_get_current_fiber()) __tsan_switch_to_fiber(to->tsan_fiber, 0);
 #endif
   if (save == nullptr) {
     w->blk.dying_fiber = from;
@@ -507,13 +500,8 @@ fiber *new_fiber(worker *w) {
   }
   f->ctx = make_ctx(f->stack_lo + f->stack_size - f->top_offset, f->stack_size - f->top_offset);
 #if defined(CUSIM_TSAN)
-  if (f->tsan_fiber != nullptr) { // kept with the stack (release_fiber)
-    tsan_unkeep();
-    f->tsan_uses++;
-  } else {
-    f->tsan_fiber = __tsan_create_fiber(0);
-    f->tsan_uses = 1;
-  }
+  if (w->sched_tsan == nullptr) w->sched_tsan = __tsan_create_fiber(0);
+  f->tsan_fiber = w->sched_tsan;
 #endif
   return f;
 }
