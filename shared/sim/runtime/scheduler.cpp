@@ -246,8 +246,8 @@ fiber *new_stack_fiber() {
 // At most tsan_keep_max fibers wait idle (all workers together): enough for two workers running
 // blocks of 1,024 threads (lessons 03 and 13), and well inside TSan's limit of 8,128 live threads,
 // since a block takes its fibers from the idle ones first. A cooperative launch (all blocks
-// resident: two fibers per CUDA thread live at once) first destroys the idle ones (tsan_drain),
-// so it fits as many threads as before.
+// resident: a fiber per CUDA thread live at once) first destroys the idle ones (tsan_drain), so
+// it fits at least as many threads as before (then two fibers per CUDA thread were live).
 constexpr unsigned tsan_keep_max = 4160;
 std::atomic<unsigned> tsan_idle_count{0};
 // True if one more fiber may wait idle (and counts it).
