@@ -1,6 +1,8 @@
 // Races between CUDA threads, reported by ThreadSanitizer (sim-race preset).
-// Usage: sim_tsan missing_atomic|warp_unsynced|clean
+// Usage: sim_tsan missing_atomic|missing_atomic_reused|warp_unsynced|clean
 //   missing_atomic  every thread increments one counter without atomicAdd: a race
+//   missing_atomic_reused  the same race after two correct launches of blocks as large, whose
+//                   threads' TSan fibers the racing threads reuse (scheduler.cpp, tsan_keep)
 //   warp_unsynced   the last warp of a shared-memory reduction without __syncwarp between steps
 //                   (warp-synchronous code that relies on lockstep execution): a race
 //   clean           the same computations done right (__syncthreads, atomics, __syncwarp and
@@ -63,6 +65,13 @@ int main(int argc, char **argv) {
   if (!std::strcmp(c, "missing_atomic")) {
     count_without_atomic<<<1, 64>>>(counter);
     expect = -1; // whatever the race gives
+  } else if (!std::strcmp(c, "missing_atomic_reused")) {
+    count_with_barrier<<<4, 64>>>(in, counter);
+    cudaDeviceSynchronize();
+    count_with_barrier<<<4, 64>>>(in, counter);
+    cudaDeviceSynchronize();
+    count_without_atomic<<<1, 64>>>(counter);
+    expect = -1;
   } else if (!std::strcmp(c, "warp_unsynced")) {
     warp_reduce<<<1, 64>>>(in, counter, false);
     expect = -1;
@@ -72,7 +81,8 @@ int main(int argc, char **argv) {
     shuffle_reduce<<<2, 64>>>(in, counter);
     expect = 3 * 128;
   } else {
-    std::fprintf(stderr, "usage: sim_tsan missing_atomic|warp_unsynced|clean\n");
+    std::fprintf(stderr,
+                 "usage: sim_tsan missing_atomic|missing_atomic_reused|warp_unsynced|clean\n");
     return 2;
   }
   cudaError_t e = cudaDeviceSynchronize();

@@ -81,7 +81,7 @@ struct fiber {
   size_t asan_size = 0;
 #endif
 #if defined(CUSIM_TSAN)
-  void *tsan_fiber = nullptr;
+  void *tsan_fiber = nullptr; // the scheduling context's: the worker's sched_tsan (tsan_keep)
 #endif
 };
 
@@ -178,7 +178,9 @@ struct worker {
   size_t dyn_size = 0;
   bool lsan_off = false; // while a failing block is abandoned (see begin_failure)
 #if defined(CUSIM_TSAN)
-  std::vector<fiber *> retired; // stacks that ran a thread of the current block
+  std::vector<fiber *> retired;  // stacks that ran a thread of the current block
+  std::vector<void *> tsan_idle; // per thread index: the TSan fiber of an earlier block's thread
+  void *sched_tsan = nullptr;    // the scheduling context of every stack (tsan_keep)
 #endif
 #if defined(CUSIM_USE_UCONTEXT)
   fiber *pending_from = nullptr;
@@ -220,6 +222,55 @@ fiber *new_stack_fiber() {
   return f;
 }
 
+#if defined(CUSIM_TSAN)
+// TSan fibers are kept for reuse (issue 26). Making one and destroying it costs about 0.5-2 ms of
+// CPU, most of it system time (TSan maps, clears and unmaps its state), and each CUDA thread
+// had two: its own, and the scheduling context of the stack it runs on. Now:
+// * A CUDA thread's fiber goes back to its worker at the thread's end (tsan_idle, by thread
+//   index), and the thread of the same index in a later block on that worker takes it. That
+//   orders nothing TSan did not already order: a worker acquires everything its block's threads
+//   released before it starts its next block (block_end), and a new thread starts from the
+//   worker's clock (tsan_thread_enter switches with synchronisation), so every thread of a block
+//   already comes after every thread of the worker's earlier blocks, of this launch or an earlier
+//   one (launches run one at a time, under run_mu and the pool's mutex). Within a block each
+//   thread keeps a fiber of its own, and blocks on other workers never share one: a race between
+//   the threads of a block, or between blocks that run at the same time, is reported as before.
+//   A thread's fiber enters and leaves in the scheduler, which is not instrumented, and the
+//   kernel's frames are balanced, so its shadow stack is empty again when it is kept.
+// * The stacks of a worker share one scheduling fiber (sched_tsan, made once): their scheduling
+//   contexts synchronised with each other at every switch anyway (jump), so they were one thread
+//   to TSan already. What a fiber needs of its own is a shadow stack (the instrumented frames it
+//   entered and has not left), and a scheduling context leaves none behind when it switches:
+//   the scheduler is not instrumented, nor is the thread loop (block_loop in cusim_device.h), and
+//   the kernel's frames are the CUDA thread's fiber's.
+// At most tsan_keep_max fibers wait idle (all workers together): enough for two workers running
+// blocks of 1,024 threads (lessons 03 and 13), and well inside TSan's limit of 8,128 live threads,
+// since a block takes its fibers from the idle ones first. A cooperative launch (all blocks
+// resident: a fiber per CUDA thread live at once) first destroys the idle ones (tsan_drain), so
+// it fits at least as many threads as before (then two fibers per CUDA thread were live).
+constexpr unsigned tsan_keep_max = 4160;
+std::atomic<unsigned> tsan_idle_count{0};
+// True if one more fiber may wait idle (and counts it).
+bool tsan_keep() {
+  unsigned n = tsan_idle_count.load(std::memory_order_relaxed);
+  while (n < tsan_keep_max)
+    if (tsan_idle_count.compare_exchange_weak(n, n + 1, std::memory_order_relaxed)) return true;
+  return false;
+}
+void tsan_unkeep() {
+  tsan_idle_count.fetch_sub(1, std::memory_order_relaxed);
+}
+// Destroys the idle fibers of w (its workers are idle: called between launches).
+void tsan_drain(worker *w) {
+  for (void *&f : w->tsan_idle) {
+    if (f == nullptr) continue;
+    __tsan_destroy_fiber(f);
+    f = nullptr;
+    tsan_unkeep();
+  }
+}
+#endif
+
 // Returns a fiber whose stack is free: called only after switching off it.
 void release_fiber(worker *w, fiber *f) {
 #if defined(CUSIM_ASAN)
@@ -228,10 +279,6 @@ void release_fiber(worker *w, fiber *f) {
   f->fake_stack = nullptr;
 #endif
 #if defined(CUSIM_TSAN)
-  if (f->tsan_fiber) {
-    __tsan_destroy_fiber(f->tsan_fiber);
-    f->tsan_fiber = nullptr;
-  }
   // Not reused before the block ends (see tsan_thread_leave): recycle_retired puts it back.
   w->retired.push_back(f);
 #else
@@ -398,7 +445,8 @@ __attribute__((always_inline)) inline void jump(worker *w, fiber *from, fiber *t
 #if defined(CUSIM_TSAN)
   // Switches between scheduling contexts synchronise (they share the block's state); the
   // threads' own TSan fibers never synchronise with each other except through barriers.
-  __tsan_switch_to_fiber(to->tsan_fiber, 0);
+  // (between two stacks' scheduling contexts, one fiber: nothing to switch)
+  if (to->tsan_fiber != __tsan_get_current_fiber()) __tsan_switch_to_fiber(to->tsan_fiber, 0);
 #endif
   if (save == nullptr) {
     w->blk.dying_fiber = from;
@@ -452,7 +500,8 @@ fiber *new_fiber(worker *w) {
   }
   f->ctx = make_ctx(f->stack_lo + f->stack_size - f->top_offset, f->stack_size - f->top_offset);
 #if defined(CUSIM_TSAN)
-  f->tsan_fiber = __tsan_create_fiber(0);
+  if (w->sched_tsan == nullptr) w->sched_tsan = __tsan_create_fiber(0);
+  f->tsan_fiber = w->sched_tsan;
 #endif
   return f;
 }
@@ -869,6 +918,7 @@ void run_launch_on(worker *w, launch_exec *ex) {
   b->warp_gen.assign(nwarps, 0);
 #if defined(CUSIM_TSAN)
   b->tsan_threads.assign(b->nthreads, nullptr);
+  if (w->tsan_idle.size() < b->nthreads) w->tsan_idle.resize(b->nthreads, nullptr);
   b->warp_sync.assign(nwarps, 0);
   // Worker 0 runs on whichever thread runs the launch (the host's, or the stream progress
   // thread): its own fiber is that thread's, learnt anew at each launch (a stale one made TSan
@@ -940,6 +990,10 @@ public:
         (unsigned)std::min<uint64_t>(nworkers - 1, ex->total > 0 ? ex->total - 1 : 0);
     {
       std::lock_guard<std::mutex> lock(mu_);
+#if defined(CUSIM_TSAN)
+      if (ex->grid != nullptr) // every block resident: room for all its fibers (tsan_keep)
+        for (worker *w : workers_) tsan_drain(w);
+#endif
       while (workers_.size() <= helpers) {
         unsigned i = (unsigned)workers_.size();
         workers_.push_back(new worker);
@@ -1115,7 +1169,14 @@ void tsan_thread_enter(block *bb, unsigned t) {
 #if defined(CUSIM_TSAN)
   block_impl *b = static_cast<block_impl *>(bb);
   if (b->tsan_threads[t] == nullptr) {
-    b->tsan_threads[t] = __tsan_create_fiber(0);
+    void *&kept = b->w->tsan_idle[t]; // an earlier block's thread t on this worker (tsan_keep)
+    if (kept != nullptr) {
+      b->tsan_threads[t] = kept;
+      kept = nullptr;
+      rt::tsan_unkeep();
+    } else {
+      b->tsan_threads[t] = __tsan_create_fiber(0);
+    }
     // Reports then name the CUDA thread: "Thread T5 'thread (3,0,0) of block (0,0,0)'".
     char name[64];
     uint3 ti = rt::thread_of(b, t);
@@ -1134,7 +1195,11 @@ void tsan_thread_leave(block *bb, unsigned t) {
   block_impl *b = static_cast<block_impl *>(bb);
   __tsan_release(&b->end_sync);
   __tsan_switch_to_fiber(cur(b->w)->tsan_fiber, __tsan_switch_to_fiber_no_sync);
-  __tsan_destroy_fiber(b->tsan_threads[t]);
+  void *&kept = b->w->tsan_idle[t];
+  if (kept == nullptr && rt::tsan_keep())
+    kept = b->tsan_threads[t]; // for thread t of the worker's next block (tsan_keep)
+  else
+    __tsan_destroy_fiber(b->tsan_threads[t]);
   b->tsan_threads[t] = nullptr;
   // The next thread must not run on this stack: TSan would take its frames, at the addresses the
   // finished thread's had, for memory the two threads share without synchronisation (a false
