@@ -94,6 +94,17 @@ struct cudaTextureDesc {
 typedef unsigned long long cudaTextureObject_t;
 
 #define cudaArrayDefault 0x00
+#define cudaArraySurfaceLoadStore 0x02
+
+/* Surfaces: read and written by byte offset (x), over a CUDA array made with
+   cudaArraySurfaceLoadStore. */
+typedef unsigned long long cudaSurfaceObject_t;
+enum cudaSurfaceBoundaryMode {
+  cudaBoundaryModeZero = 0,
+  cudaBoundaryModeClamp = 1,
+  cudaBoundaryModeTrap = 2
+};
+enum cudaSurfaceFormatMode { cudaFormatModeForced = 0, cudaFormatModeAuto = 1 };
 
 #ifdef __cplusplus
 extern "C" {
@@ -123,6 +134,11 @@ cudaError_t cudaCreateTextureObject(cudaTextureObject_t *pTexObject,
                                     const struct cudaTextureDesc *pTexDesc,
                                     const struct cudaResourceViewDesc *pResViewDesc);
 cudaError_t cudaDestroyTextureObject(cudaTextureObject_t texObject);
+cudaError_t cudaCreateSurfaceObject(cudaSurfaceObject_t *pSurfObject,
+                                    const struct cudaResourceDesc *pResDesc);
+cudaError_t cudaDestroySurfaceObject(cudaSurfaceObject_t surfObject);
+cudaError_t cudaGetSurfaceObjectResourceDesc(struct cudaResourceDesc *pResDesc,
+                                             cudaSurfaceObject_t surfObject);
 cudaError_t cudaGetTextureObjectResourceDesc(struct cudaResourceDesc *pResDesc,
                                              cudaTextureObject_t texObject);
 cudaError_t cudaGetTextureObjectTextureDesc(struct cudaTextureDesc *pTexDesc,
@@ -177,6 +193,46 @@ void fetch_texel(cudaTextureObject_t t, int dims, const float *c, void *out, siz
                  bool is_float_type, const char *what);
 void fetch_index(cudaTextureObject_t t, int x, void *out, size_t size, bool is_float_type,
                  float out_float[4], int channels);
+void surface_access(cudaSurfaceObject_t s, int dims, int x, int y, void *data, size_t size,
+                    int mode, bool write, const char *what);
+
+/* The types a surface reads and writes, as CUDA's surface_indirect_functions.h lists them. */
+template <class T> struct surface_type : std::false_type {};
+#define CUSIM_SURFACE_TYPE(T)                                                                      \
+  template <> struct surface_type<T> : std::true_type {};
+CUSIM_SURFACE_TYPE(char)
+CUSIM_SURFACE_TYPE(signed char)
+CUSIM_SURFACE_TYPE(unsigned char)
+CUSIM_SURFACE_TYPE(short)
+CUSIM_SURFACE_TYPE(unsigned short)
+CUSIM_SURFACE_TYPE(int)
+CUSIM_SURFACE_TYPE(unsigned int)
+CUSIM_SURFACE_TYPE(long long)
+CUSIM_SURFACE_TYPE(unsigned long long)
+CUSIM_SURFACE_TYPE(float)
+CUSIM_SURFACE_TYPE(char1)
+CUSIM_SURFACE_TYPE(uchar1)
+CUSIM_SURFACE_TYPE(int1)
+CUSIM_SURFACE_TYPE(uint1)
+CUSIM_SURFACE_TYPE(float1)
+CUSIM_SURFACE_TYPE(char2)
+CUSIM_SURFACE_TYPE(uchar2)
+CUSIM_SURFACE_TYPE(short2)
+CUSIM_SURFACE_TYPE(ushort2)
+CUSIM_SURFACE_TYPE(int2)
+CUSIM_SURFACE_TYPE(uint2)
+CUSIM_SURFACE_TYPE(longlong2)
+CUSIM_SURFACE_TYPE(ulonglong2)
+CUSIM_SURFACE_TYPE(float2)
+CUSIM_SURFACE_TYPE(char4)
+CUSIM_SURFACE_TYPE(uchar4)
+CUSIM_SURFACE_TYPE(short4)
+CUSIM_SURFACE_TYPE(ushort4)
+CUSIM_SURFACE_TYPE(int4)
+CUSIM_SURFACE_TYPE(uint4)
+CUSIM_SURFACE_TYPE(float4)
+#undef CUSIM_SURFACE_TYPE
+template <class T> using surface_result = std::enable_if_t<surface_type<T>::value>;
 
 template <class T> inline T from_float4(const float f[4]) {
   T v;
@@ -224,6 +280,42 @@ template <class T> inline T tex1D(cudaTextureObject_t t, float x) {
 template <class T> inline T tex2D(cudaTextureObject_t t, float x, float y) {
   const float c[2] = {x, y};
   return ::cusim::tex::fetch<T>(t, 2, c, "tex2D");
+}
+template <class T>
+inline ::cusim::tex::surface_result<T>
+surf1Dread(T *ret, cudaSurfaceObject_t s, int x, cudaSurfaceBoundaryMode m = cudaBoundaryModeTrap) {
+  ::cusim::tex::surface_access(s, 1, x, 0, ret, sizeof(T), m, false, "surf1Dread");
+}
+template <class T>
+inline T surf1Dread(cudaSurfaceObject_t s, int x,
+                    cudaSurfaceBoundaryMode m = cudaBoundaryModeTrap) {
+  T v;
+  surf1Dread(&v, s, x, m);
+  return v;
+}
+template <class T>
+inline ::cusim::tex::surface_result<T>
+surf2Dread(T *ret, cudaSurfaceObject_t s, int x, int y,
+           cudaSurfaceBoundaryMode m = cudaBoundaryModeTrap) {
+  ::cusim::tex::surface_access(s, 2, x, y, ret, sizeof(T), m, false, "surf2Dread");
+}
+template <class T>
+inline T surf2Dread(cudaSurfaceObject_t s, int x, int y,
+                    cudaSurfaceBoundaryMode m = cudaBoundaryModeTrap) {
+  T v;
+  surf2Dread(&v, s, x, y, m);
+  return v;
+}
+template <class T>
+inline ::cusim::tex::surface_result<T>
+surf1Dwrite(T v, cudaSurfaceObject_t s, int x, cudaSurfaceBoundaryMode m = cudaBoundaryModeTrap) {
+  ::cusim::tex::surface_access(s, 1, x, 0, &v, sizeof(T), m, true, "surf1Dwrite");
+}
+template <class T>
+inline ::cusim::tex::surface_result<T>
+surf2Dwrite(T v, cudaSurfaceObject_t s, int x, int y,
+            cudaSurfaceBoundaryMode m = cudaBoundaryModeTrap) {
+  ::cusim::tex::surface_access(s, 2, x, y, &v, sizeof(T), m, true, "surf2Dwrite");
 }
 template <class T> inline void tex1Dfetch(T *ret, cudaTextureObject_t t, int x) {
   *ret = tex1Dfetch<T>(t, x);

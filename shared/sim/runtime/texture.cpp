@@ -31,6 +31,8 @@ struct cudaArray {
   cudaChannelFormatDesc desc;
   size_t width = 0, height = 0; // texels; height 1 for a 1-D array
   size_t texel = 0;             // bytes per texel
+  int dims = 2;                 // 1 when cudaMallocArray was given height 0
+  unsigned flags = 0;           // cudaArraySurfaceLoadStore or 0
   unsigned char *data = nullptr;
   bool freed = false;
 };
@@ -308,6 +310,84 @@ void fetch_index(cudaTextureObject_t h, int x, void *out, size_t size, bool is_f
     std::memcpy(out, t.base + (size_t)x * t.texel, size);
 }
 
+// Surface objects (surf1Dread/write, surf2Dread/write): a second table, whose handles carry bit
+// 32 so that a texture object passed as a surface (or the reverse) is not found. A surface reads
+// and writes the bytes of its array: x is a byte offset, as in the PTX `suld.b`/`sust.b` that
+// nvcc emits; PTX leaves an x that is not a multiple of the access size undefined, so it stops
+// the kernel here. Out of range, cudaBoundaryModeTrap stops the kernel (a GPU traps: "unspecified
+// launch failure"), cudaBoundaryModeZero reads zeros and drops the write, cudaBoundaryModeClamp
+// moves to the nearest element. Surface accesses are not race-checked (docs/other-programs.md).
+constexpr unsigned long long surface_tag = 1ull << 32;
+struct surface {
+  cudaResourceDesc res;
+  cudaArray *array = nullptr;
+};
+std::atomic<surface *> surfaces[table_size];
+size_t next_surface = 0;
+
+surface *surface_at(cudaSurfaceObject_t h) {
+  if ((h & ~0xFFFFFFFFull) != surface_tag) return nullptr;
+  unsigned long long i = h & 0xFFFFFFFFull;
+  return i >= 1 && i <= table_size ? surfaces[i - 1].load(std::memory_order_acquire) : nullptr;
+}
+
+[[noreturn]] void surface_failed(const char *what, cudaSurfaceObject_t h, const char *why) {
+  char buf[512];
+  std::snprintf(buf, sizeof buf, "%s of surface object %#llx: %s", what, h, why);
+  rt::fail_running_block(cudaErrorLaunchFailure, buf);
+}
+
+void surface_access(cudaSurfaceObject_t h, int dims, int x, int y, void *data, size_t size,
+                    int mode, bool write, const char *what) {
+  surface *s = surface_at(h);
+  if (s == nullptr)
+    surface_failed(what, h,
+                   "not a live surface object (never created, or destroyed with "
+                   "cudaDestroySurfaceObject)");
+  cudaArray *a = s->array;
+  if (a->freed) surface_failed(what, h, "its CUDA array was freed with cudaFreeArray");
+  if (dims != a->dims) {
+    char why[160];
+    std::snprintf(why, sizeof why, "a %d-D access to a %d-D CUDA array (use surf%dD%s)", dims,
+                  a->dims, a->dims, write ? "write" : "read");
+    surface_failed(what, h, why);
+  }
+  if (x % (int)size != 0) {
+    char why[200];
+    std::snprintf(why, sizeof why,
+                  "x = %d is not a multiple of the %zu bytes accessed (x is in bytes; PTX leaves "
+                  "a misaligned surface access undefined)",
+                  x, size);
+    surface_failed(what, h, why);
+  }
+  const long long row = (long long)(a->width * a->texel), rows = (long long)a->height;
+  long long bx = x, by = dims == 2 ? y : 0;
+  bool in_range = bx >= 0 && bx + (long long)size <= row && by >= 0 && by < rows;
+  if (!in_range) {
+    if (mode == cudaBoundaryModeZero) {
+      if (!write) std::memset(data, 0, size);
+      return;
+    }
+    if (mode == cudaBoundaryModeClamp && (long long)size <= row) {
+      long long last = (row - (long long)size) / (long long)size * (long long)size;
+      bx = bx < 0 ? 0 : (bx > last ? last : bx);
+      by = by < 0 ? 0 : (by >= rows ? rows - 1 : by);
+    } else {
+      char why[200];
+      std::snprintf(why, sizeof why,
+                    "(x = %d bytes, y = %d) is outside the array's %lld bytes x %lld rows "
+                    "(cudaBoundaryModeTrap)",
+                    x, dims == 2 ? y : 0, row, rows);
+      surface_failed(what, h, why);
+    }
+  }
+  unsigned char *cell = a->data + by * row + bx;
+  if (write)
+    std::memcpy(cell, data, size);
+  else
+    std::memcpy(data, cell, size);
+}
+
 } // namespace tex
 } // namespace cusim
 
@@ -410,8 +490,8 @@ cudaError_t cudaMallocArray(cudaArray_t *array, const cudaChannelFormatDesc *des
            desc->x, desc->y, desc->z, desc->w, (int)desc->f);
     return set_error(cudaErrorInvalidChannelDescriptor);
   }
-  if (flags != 0) {
-    report("cudaMallocArray: flags %#x are not simulated (surface and texture-gather arrays)",
+  if ((flags & ~(unsigned)cudaArraySurfaceLoadStore) != 0) {
+    report("cudaMallocArray: flags %#x are not simulated (only cudaArraySurfaceLoadStore is)",
            flags);
     return set_error(cudaErrorNotSupported);
   }
@@ -419,6 +499,8 @@ cudaError_t cudaMallocArray(cudaArray_t *array, const cudaChannelFormatDesc *des
   a->desc = *desc;
   a->width = width;
   a->height = height == 0 ? 1 : height;
+  a->dims = height == 0 ? 1 : 2;
+  a->flags = flags;
   a->texel = texel;
   a->data = static_cast<unsigned char *>(std::calloc(a->width * a->height, texel));
   if (a->data == nullptr) {
@@ -641,6 +723,64 @@ cudaError_t cudaGetTextureObjectTextureDesc(cudaTextureDesc *pTexDesc,
   texture *t = texObject >= 1 && texObject <= table_size ? table[texObject - 1].load() : nullptr;
   if (pTexDesc == nullptr || t == nullptr) return set_error(cudaErrorInvalidValue);
   *pTexDesc = t->desc;
+  return cudaSuccess;
+}
+
+cudaError_t cudaCreateSurfaceObject(cudaSurfaceObject_t *pSurfObject,
+                                    const cudaResourceDesc *pResDesc) {
+  const char *api = "cudaCreateSurfaceObject";
+  if (pSurfObject == nullptr || pResDesc == nullptr) return set_error(cudaErrorInvalidValue);
+  if (pResDesc->resType != cudaResourceTypeArray) {
+    report("%s: a surface is made over a CUDA array (resType cudaResourceTypeArray)", api);
+    return set_error(cudaErrorInvalidValue);
+  }
+  cudaArray *a = pResDesc->res.array.array;
+  if (!live_array(a)) {
+    report("%s: %p is not a live CUDA array (cudaMallocArray)", api, (void *)a);
+    return set_error(cudaErrorInvalidResourceHandle);
+  }
+  if ((a->flags & cudaArraySurfaceLoadStore) == 0) {
+    report("%s: the CUDA array was made without cudaArraySurfaceLoadStore (a flag of "
+           "cudaMallocArray)",
+           api);
+    return set_error(cudaErrorInvalidValue);
+  }
+  surface *s = new surface;
+  s->res = *pResDesc;
+  s->array = a;
+  std::lock_guard<std::mutex> lock(mu);
+  for (size_t k = 0; k < table_size; ++k) {
+    size_t slot = (next_surface + k) % table_size;
+    if (surfaces[slot].load(std::memory_order_relaxed) == nullptr) {
+      surfaces[slot].store(s, std::memory_order_release);
+      next_surface = slot + 1;
+      *pSurfObject = surface_tag | (cudaSurfaceObject_t)(slot + 1);
+      return cudaSuccess;
+    }
+  }
+  delete s;
+  report("%s: more than %zu surface objects live at once", api, table_size);
+  return set_error(cudaErrorMemoryAllocation);
+}
+
+cudaError_t cudaDestroySurfaceObject(cudaSurfaceObject_t surfObject) {
+  if (surfObject == 0) return cudaSuccess;
+  if (surface_at(surfObject) == nullptr) {
+    report("cudaDestroySurfaceObject: %#llx is not a live surface object (destroyed twice?)",
+           surfObject);
+    return set_error(cudaErrorInvalidValue);
+  }
+  rt::run_queue(); // queued kernels that use it run first
+  std::lock_guard<std::mutex> lock(mu);
+  delete surfaces[(surfObject & 0xFFFFFFFFull) - 1].exchange(nullptr);
+  return cudaSuccess;
+}
+
+cudaError_t cudaGetSurfaceObjectResourceDesc(cudaResourceDesc *pResDesc,
+                                             cudaSurfaceObject_t surfObject) {
+  surface *s = surface_at(surfObject);
+  if (pResDesc == nullptr || s == nullptr) return set_error(cudaErrorInvalidValue);
+  *pResDesc = s->res;
   return cudaSuccess;
 }
 
