@@ -225,10 +225,12 @@ grade_snapshot() { # TREE BUILD: keep both as the base every submission starts f
   cp -a "$1" "$GRADE_BASE/tree" && cp -a "$2" "$GRADE_BASE/build"
   GRADE_BASE_SUM=$(grade_base_sum)
 }
-# The base itself is checked before each use: a run outside the sandbox could have found it.
+# Without the sandbox the base itself is checked before each use: a run outside it could have
+# found it. In the sandbox no build or run can reach it (it lies outside what sandbox.sh shows,
+# and WB_SANDBOX_HIDE names it too), so hashing it for every attempt would be work for nothing.
 grade_base_sum() { (cd "$GRADE_BASE" && find . -type f -print0 | sort -z | xargs -0 sha256sum | sha256sum); }
 grade_restore() { # TREE BUILD: the base again, as it was (times kept, so nothing is rebuilt)
-  [ "$(grade_base_sum)" = "$GRADE_BASE_SUM" ] ||
+  [ -n "$GRADE_SANDBOX" ] || [ "$(grade_base_sum)" = "$GRADE_BASE_SUM" ] ||
     fatal "grade: the base copy of the course files changed (by ${GRADE_LAST:-?}?): stopping"
   chmod -R u+w "$1" "$2" 2>/dev/null
   rm -rf "$1" "$2"
@@ -1007,7 +1009,11 @@ cmd_grade() {
   # copy keeps the files' times, and make compares times).
   touch "$tree"/lessons/*/exercise.c*
   mkdir -p "$gbuild/workbook/logs"
-  if ! (cd "$tree" && cmake --preset default -B "$gbuild" "-DWB_LESSONS=$lesson_list" "-DWB_TEST_TIMEOUT=$GRADE_TIMEOUT" "${EXTRA_CMAKE_ARGS[@]}") >"$gbuild/workbook/logs/configure.log" 2>&1; then
+  # Ninja where it is installed (a build of one exercise is then a few processes, where Make walks
+  # every target of the simulator first); a build folder kept from an earlier grade keeps its own.
+  local -a generator=()
+  [ -f "$gbuild/CMakeCache.txt" ] || ! command -v ninja >/dev/null || generator=(-G Ninja)
+  if ! (cd "$tree" && cmake --preset default "${generator[@]}" -B "$gbuild" "-DWB_LESSONS=$lesson_list" "-DWB_TEST_TIMEOUT=$GRADE_TIMEOUT" "${EXTRA_CMAKE_ARGS[@]}") >"$gbuild/workbook/logs/configure.log" 2>&1; then
     tail -n 25 "$gbuild/workbook/logs/configure.log"
     fatal "grade: the pristine tree does not configure (log: $gbuild/workbook/logs/configure.log)"
   fi
