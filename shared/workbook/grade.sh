@@ -591,7 +591,8 @@ grade_sweep() {
   for ((round = 0; round < 20; round++)); do
     pids=$({
       grep -l -s -z -x -F "WB_GRADE_TAG=$GRADE_TAG" /proc/[0-9]*/environ
-      [ -z "$GRADE_WORK" ] || find /proc -mindepth 2 -maxdepth 2 -name exe -lname "$GRADE_WORK/*" 2>/dev/null
+      # (each process's exe link, named: no listing of every /proc/PID folder)
+      [ -z "$GRADE_WORK" ] || find /proc/[0-9]*/exe -maxdepth 0 -lname "$GRADE_WORK/*" 2>/dev/null
     } | cut -d/ -f3 | grep -v -x -e "$$" -e "$BASHPID" | sort -u)
     [ -n "$pids" ] || return 0
     # shellcheck disable=SC2086 # one pid per word
