@@ -75,13 +75,45 @@ clean_text() { # stdin -> stdout
         printf "\n"
       }'
 }
-clean_line() { printf '%s' "$1" | clean_text | tr '\t\n' '  ' | sed 's/ *$//'; } # TEXT -> one clean line
+# Fast paths (the gradebooks escape thousands of short texts): text of printable ASCII, tabs and
+# newlines is what clean_text passes unchanged, so the shell escapes it itself, with the same
+# result as the filters; anything else goes through them.
+GRADE_NOT_PLAIN=$'[^\t\n -~]'
+text_is_plain() { local LC_ALL=C; ! [[ $1 =~ $GRADE_NOT_PLAIN ]]; } # TEXT
+clean_line() { # TEXT -> one clean line
+  if text_is_plain "$1"; then
+    local text=${1//[$'\t\n']/ }
+    while [[ $text == *' ' ]]; do text=${text%' '}; done
+    printf '%s' "$text"
+    return
+  fi
+  printf '%s' "$1" | clean_text | tr '\t\n' '  ' | sed 's/ *$//'
+}
 xml_escape() { # stdin -> stdout, safe inside XML text and attributes
   clean_text | sed -e 's/&/\&amp;/g' -e 's/</\&lt;/g' -e 's/>/\&gt;/g' -e 's/"/\&quot;/g' -e "s/'/\&apos;/g"
 }
 json_string() { # stdin -> one JSON string (quotes included)
   clean_text | sed -e 's/\\/\\\\/g' -e 's/"/\\"/g' -e 's/\t/\\t/g' |
     awk 'BEGIN { printf "\"" } { printf "%s%s", (NR > 1 ? "\\n" : ""), $0 } END { printf "\"" }'
+}
+json_of() { # TEXT -> the JSON string that `printf '%s' TEXT | json_string` prints
+  if ! text_is_plain "$1"; then printf '%s' "$1" | json_string; return; fi
+  local text=${1%$'\n'}
+  text=${text//\\/\\\\}
+  text=${text//\"/\\\"}
+  text=${text//$'\t'/\\t}
+  text=${text//$'\n'/\\n}
+  printf '"%s"' "$text"
+}
+xml_of() { # TEXT -> what `xml_escape <<<TEXT` prints, but for the newlines that end it
+  if ! text_is_plain "$1"; then xml_escape <<<"$1"; return; fi
+  local text=$1
+  text=${text//&/'&amp;'}
+  text=${text//</'&lt;'}
+  text=${text//>/'&gt;'}
+  text=${text//\"/'&quot;'}
+  text=${text//\'/'&apos;'}
+  printf '%s' "$text"
 }
 # TEXT as one CSV cell: clean, quoted as RFC 4180 asks, and never a formula: a cell that starts
 # with = + - @ (or tab, CR) gets a leading ' and quotes, as OWASP's CSV-injection rule says.
@@ -225,10 +257,12 @@ grade_snapshot() { # TREE BUILD: keep both as the base every submission starts f
   cp -a "$1" "$GRADE_BASE/tree" && cp -a "$2" "$GRADE_BASE/build"
   GRADE_BASE_SUM=$(grade_base_sum)
 }
-# The base itself is checked before each use: a run outside the sandbox could have found it.
+# Without the sandbox the base itself is checked before each use: a run outside it could have
+# found it. In the sandbox no build or run can reach it (it lies outside what sandbox.sh shows,
+# and WB_SANDBOX_HIDE names it too), so hashing it for every attempt would be work for nothing.
 grade_base_sum() { (cd "$GRADE_BASE" && find . -type f -print0 | sort -z | xargs -0 sha256sum | sha256sum); }
 grade_restore() { # TREE BUILD: the base again, as it was (times kept, so nothing is rebuilt)
-  [ "$(grade_base_sum)" = "$GRADE_BASE_SUM" ] ||
+  [ -n "$GRADE_SANDBOX" ] || [ "$(grade_base_sum)" = "$GRADE_BASE_SUM" ] ||
     fatal "grade: the base copy of the course files changed (by ${GRADE_LAST:-?}?): stopping"
   chmod -R u+w "$1" "$2" 2>/dev/null
   rm -rf "$1" "$2"
@@ -557,7 +591,8 @@ grade_sweep() {
   for ((round = 0; round < 20; round++)); do
     pids=$({
       grep -l -s -z -x -F "WB_GRADE_TAG=$GRADE_TAG" /proc/[0-9]*/environ
-      [ -z "$GRADE_WORK" ] || find /proc -mindepth 2 -maxdepth 2 -name exe -lname "$GRADE_WORK/*" 2>/dev/null
+      # (each process's exe link, named: no listing of every /proc/PID folder)
+      [ -z "$GRADE_WORK" ] || find /proc/[0-9]*/exe -maxdepth 0 -lname "$GRADE_WORK/*" 2>/dev/null
     } | cut -d/ -f3 | grep -v -x -e "$$" -e "$BASHPID" | sort -u)
     [ -n "$pids" ] || return 0
     # shellcheck disable=SC2086 # one pid per word
@@ -679,14 +714,50 @@ grade_log_excerpt() { # LOG
   head -c 131072 "$1"
   [ "$size" -le 131072 ] || printf '\n[log cut at 131072 bytes of %s: the whole log is in logs/]\n' "$size"
 }
+grade_log_xml() { # LOG: what `grade_log_excerpt LOG | xml_escape` prints (but for the final newlines)
+  local LC_ALL=C
+  local -a parts=()
+  # A log under the cut, without NUL bytes (one part): read by the shell, escaped by xml_of.
+  if [ -f "$1" ] && mapfile -d '' parts <"$1" && { [ ${#parts[@]} -eq 0 ] || { [ ${#parts[@]} -eq 1 ] && [ ${#parts[0]} -lt 131072 ]; }; }; then
+    xml_of "${parts[0]-}"
+  else
+    grade_log_excerpt "$1" | xml_escape
+  fi
+}
 sum_points() { awk -F'\037' '{ s += $1 } END { printf "%g", s }'; } # stdin: one number per line
+# One student's record, read once by the shell (the gradebooks below need each field several
+# times): REC_VERDICT, REC_POINTS, REC_MAX and REC_MESSAGE per lesson, REC_TASK per "lesson,task"
+# (the task's points), REC_TOTAL and REC_SUM_MAX (the sums, as sum_points gives them).
+declare -A REC_VERDICT=() REC_POINTS=() REC_MAX=() REC_MESSAGE=() REC_TASK=()
+REC_TOTAL='' REC_SUM_MAX=''
+grade_read_record() { # RECORD
+  local kind lesson a b c e
+  REC_VERDICT=() REC_POINTS=() REC_MAX=() REC_MESSAGE=() REC_TASK=()
+  while IFS=$'\037' read -r kind lesson a b c _ e; do
+    [ -n "$lesson" ] || continue
+    case $kind in
+      L)
+        [ -n "${REC_VERDICT[$lesson]+set}" ] && continue
+        REC_VERDICT[$lesson]=$a REC_POINTS[$lesson]=$b REC_MAX[$lesson]=$c
+        REC_MESSAGE[$lesson]=$e ;;
+      T)
+        # (awk compared task numbers as numbers)
+        [[ $a =~ ^[0-9]+$ ]] || continue
+        a=$((10#$a))
+        [ -n "${REC_TASK[$lesson,$a]+set}" ] || REC_TASK[$lesson,$a]=$c ;;
+    esac
+  done <"$1"
+  read -r REC_TOTAL REC_SUM_MAX < <(awk -F'\037' '$1 == "L" { s += $4; m += $5 } END { printf "%g %g\n", s, m }' "$1")
+}
 write_gradebooks() { # OUT: grades.csv, junit.xml, STUDENT/results.json, summary.txt, tasks.txt
   local out=$1 student record lesson task line kind verdict points max seconds message title note
   local -a students lessons
   mapfile -t students < <(grade_students "$out")
   read -r -a lessons <<<"$(grade_info "$out" lessons)"
-  local where
+  local where seed host
   where=$(grade_info "$out" backend)
+  seed=$(grade_info "$out" seed)
+  host=$(uname -n | xml_escape)
   declare -A ntasks=()
   for lesson in "${lessons[@]}"; do
     ntasks[$lesson]=$(awk -F'\037' -v l="$lesson" '$1 == "T" && $2 == l { print $3 }' "$out"/logs/*/grade.record 2>/dev/null | sort -n | tail -n 1)
@@ -701,55 +772,59 @@ write_gradebooks() { # OUT: grades.csv, junit.xml, STUDENT/results.json, summary
     done
     printf ',total,max\r\n'
     for student in "${students[@]}"; do
-      record=$out/logs/$student/grade.record
+      grade_read_record "$out/logs/$student/grade.record"
       csv_field "$student"
-      local total='' max=0 unknown=no
+      local total='' unknown=no
       for lesson in "${lessons[@]}"; do
-        IFS=$'\037' read -r kind _ verdict points line _ < <(awk -F'\037' -v l="$lesson" '$1 == "L" && $2 == l' "$record")
-        printf ',%s,%s' "$verdict" "$points"
+        verdict=${REC_VERDICT[$lesson]:-}
+        printf ',%s,%s' "$verdict" "${REC_POINTS[$lesson]:-}"
         [ "$verdict" = could-not-run ] && unknown=yes
         for ((task = 1; task <= ${ntasks[$lesson]:-0}; task++)); do
-          printf ',%s' "$(awk -F'\037' -v l="$lesson" -v t="$task" '$1 == "T" && $2 == l && $3 == t { print $5 }' "$record")"
+          printf ',%s' "${REC_TASK[$lesson,$task]:-}"
         done
       done
-      total=$(awk -F'\037' '$1 == "L" { print $4 }' "$record" | sum_points)
-      max=$(awk -F'\037' '$1 == "L" { print $5 }' "$record" | sum_points)
+      total=$REC_TOTAL
       [ $unknown = no ] || total=''
-      printf ',%s,%s\r\n' "$total" "$max"
+      printf ',%s,%s\r\n' "$total" "$REC_SUM_MAX"
     done
   } | write_atomic "$out/grades.csv"
 
   # tasks.txt: STUDENT NN TASK VERDICT (spaces in names as _).
+  local shown
   for student in "${students[@]}"; do
     # The name is data: printed by printf, never given to awk (-v would expand its backslashes).
-    awk -F'\037' '$1 == "T" { n = $2; sub(/-.*/, "", n); print n, $3, $4 }' "$out/logs/$student/grade.record" |
-      while IFS= read -r line; do printf '%s %s\n' "$(clean_line "${student// /_}")" "$line"; done
+    shown=$(clean_line "${student// /_}")
+    while IFS=$'\037' read -r kind lesson task verdict _; do
+      [ "$kind" = T ] && printf '%s %s %s %s\n' "$shown" "${lesson%%-*}" "$task" "$verdict"
+    done <"$out/logs/$student/grade.record"
   done | write_atomic "$out/tasks.txt"
 
   # junit.xml: one suite per student, one case per lesson; the student's faults are failures,
   # the grader's (could-not-run) errors.
-  local suites='' cases tests failures errors all_tests=0 all_failures=0 all_errors=0 log
+  local suites='' cases tests failures errors all_tests=0 all_failures=0 all_errors=0 log name stamp
   for student in "${students[@]}"; do
     record=$out/logs/$student/grade.record
+    name=$(xml_of "$student")
     cases='' tests=0 failures=0 errors=0
     while IFS=$'\037' read -r kind lesson verdict points max seconds message; do
       [ "$kind" = L ] || continue
       tests=$((tests + 1))
       log=$out/logs/$student/$lesson.log
-      cases+="    <testcase classname=\"$(xml_escape <<<"$student")\" name=\"$lesson\" time=\"$seconds\">"$'\n'
+      cases+="    <testcase classname=\"$name\" name=\"$lesson\" time=\"$seconds\">"$'\n'
       cases+="      <properties><property name=\"points\" value=\"$points\"/><property name=\"max_points\" value=\"$max\"/></properties>"$'\n'
       if [ "$verdict" = could-not-run ]; then
         errors=$((errors + 1))
-        cases+="      <error type=\"$verdict\" message=\"$(xml_escape <<<"$message")\">$(grade_log_excerpt "$log" | xml_escape)</error>"$'\n'
+        cases+="      <error type=\"$verdict\" message=\"$(xml_of "$message")\">$(grade_log_xml "$log")</error>"$'\n'
       elif [ "$verdict" != pass ]; then
         failures=$((failures + 1))
-        cases+="      <failure type=\"$verdict\" message=\"$(xml_escape <<<"$message")\">$(grade_log_excerpt "$log" | xml_escape)</failure>"$'\n'
+        cases+="      <failure type=\"$verdict\" message=\"$(xml_of "$message")\">$(grade_log_xml "$log")</failure>"$'\n'
       fi
       cases+="    </testcase>"$'\n'
     done <"$record"
     all_tests=$((all_tests + tests)) all_failures=$((all_failures + failures)) all_errors=$((all_errors + errors))
-    suites+="  <testsuite name=\"$(xml_escape <<<"$student")\" tests=\"$tests\" failures=\"$failures\" errors=\"$errors\" skipped=\"0\" timestamp=\"$(date -u +%Y-%m-%dT%H:%M:%S)\" hostname=\"$(uname -n | xml_escape)\">"$'\n'
-    suites+="    <properties><property name=\"backend\" value=\"$(xml_escape <<<"$where")\"/><property name=\"seed\" value=\"$(grade_info "$out" seed)\"/></properties>"$'\n'
+    TZ=UTC printf -v stamp '%(%Y-%m-%dT%H:%M:%S)T' -1
+    suites+="  <testsuite name=\"$name\" tests=\"$tests\" failures=\"$failures\" errors=\"$errors\" skipped=\"0\" timestamp=\"$stamp\" hostname=\"$host\">"$'\n'
+    suites+="    <properties><property name=\"backend\" value=\"$(xml_of "$where")\"/><property name=\"seed\" value=\"$seed\"/></properties>"$'\n'
     suites+=$cases"  </testsuite>"$'\n'
   done
   {
@@ -761,27 +836,32 @@ write_gradebooks() { # OUT: grades.csv, junit.xml, STUDENT/results.json, summary
 
   # STUDENT/results.json, in Gradescope's autograder format: one test per task. A student with a
   # check that could not run gets none: Gradescope then reports an autograder failure, not a score.
+  local graded status text
+  graded=$(json_of "Graded $where.")
   for student in "${students[@]}"; do
     record=$out/logs/$student/grade.record
     mkdir -p "$out/$student"
-    if awk -F'\037' '$1 == "L" && $3 == "could-not-run" { found = 1 } END { exit !found }' "$record"; then
+    grade_read_record "$record"
+    if [[ " ${REC_VERDICT[*]} " == *" could-not-run "* ]]; then
       rm -f "$out/$student/results.json"
       continue
     fi
     {
-      printf '{\n  "score": %s,\n' "$(awk -F'\037' '$1 == "L" { print $4 }' "$record" | sum_points)"
-      printf '  "output": %s,\n' "$(printf 'Graded %s.' "$where" | json_string)"
+      printf '{\n  "score": %s,\n' "$REC_TOTAL"
+      printf '  "output": %s,\n' "$graded"
       printf '  "tests": [\n'
       local first=yes lesson_verdict lesson_message
       while IFS=$'\037' read -r kind lesson task verdict points max title note; do
         [ "$kind" = T ] || continue
-        IFS=$'\037' read -r _ _ lesson_verdict _ _ _ lesson_message < <(awk -F'\037' -v l="$lesson" '$1 == "L" && $2 == l' "$record")
+        lesson_verdict=${REC_VERDICT[$lesson]:-} lesson_message=${REC_MESSAGE[$lesson]:-}
         [ $first = yes ] || printf ',\n'
         first=no
+        status=failed
+        [ "$verdict" != pass ] || status=passed
+        printf -v title 'Lesson %s, task %s: %s' "${lesson%%-*}" "$task" "$title"
+        printf -v text '%s%s\nlesson %s: %s%s' "$verdict" "${note:+ ($note)}" "${lesson%%-*}" "$lesson_verdict" "${lesson_message:+: $lesson_message}"
         printf '    {"name": %s, "number": "%s.%s", "score": %s, "max_score": %s, "status": "%s", "output": %s}' \
-          "$(printf 'Lesson %s, task %s: %s' "${lesson%%-*}" "$task" "$title" | json_string)" \
-          "${lesson%%-*}" "$task" "${points:-0}" "$max" "$([ "$verdict" = pass ] && echo passed || echo failed)" \
-          "$(printf '%s%s\nlesson %s: %s%s' "$verdict" "${note:+ ($note)}" "${lesson%%-*}" "$lesson_verdict" "${lesson_message:+: $lesson_message}" | json_string)"
+          "$(json_of "$title")" "${lesson%%-*}" "$task" "${points:-0}" "$max" "$status" "$(json_of "$text")"
       done <"$record"
       printf '\n  ]\n}\n'
     } | write_atomic "$out/$student/results.json"
@@ -790,15 +870,19 @@ write_gradebooks() { # OUT: grades.csv, junit.xml, STUDENT/results.json, summary
   # summary.txt: one row per student, a cell per lesson (POINTS/MAX:VERDICT), the total; each
   # column as wide as its widest cell, padded by characters (not bytes), so names with accents
   # line up.
-  local width=7 cell length
+  local width=7 cell length s
   local -A cells=() widths=()
-  for student in "${students[@]}"; do
-    length=$(LC_ALL=C.UTF-8 awk '{ print length($0) }' <<<"$student")
+  local -a lengths=()
+  # (each name's length as awk measures it, all in one awk)
+  [ ${#students[@]} -eq 0 ] || mapfile -t lengths < <(printf '%s\n' "${students[@]}" | LC_ALL=C.UTF-8 awk '{ print length($0) }')
+  for s in "${!students[@]}"; do
+    student=${students[$s]}
+    length=${lengths[$s]:-0}
     [ "$length" -lt $width ] || width=$((length + 1))
-    record=$out/logs/$student/grade.record
+    grade_read_record "$out/logs/$student/grade.record"
     local unknown=no
     for lesson in "${lessons[@]}"; do
-      IFS=$'\037' read -r _ _ verdict points max _ < <(awk -F'\037' -v l="$lesson" '$1 == "L" && $2 == l' "$record")
+      verdict=${REC_VERDICT[$lesson]:-} points=${REC_POINTS[$lesson]:-} max=${REC_MAX[$lesson]:-}
       case $verdict in
         not-submitted) cell=-- ;;
         could-not-run) cell="??" unknown=yes ;;
@@ -810,7 +894,7 @@ write_gradebooks() { # OUT: grades.csv, junit.xml, STUDENT/results.json, summary
     if [ $unknown = yes ]; then
       cells[$student,total]="??"
     else
-      cells[$student,total]="$(awk -F'\037' '$1 == "L" { print $4 }' "$record" | sum_points)/$(awk -F'\037' '$1 == "L" { print $5 }' "$record" | sum_points)"
+      cells[$student,total]="$REC_TOTAL/$REC_SUM_MAX"
     fi
   done
   {
@@ -1007,7 +1091,11 @@ cmd_grade() {
   # copy keeps the files' times, and make compares times).
   touch "$tree"/lessons/*/exercise.c*
   mkdir -p "$gbuild/workbook/logs"
-  if ! (cd "$tree" && cmake --preset default -B "$gbuild" "-DWB_LESSONS=$lesson_list" "-DWB_TEST_TIMEOUT=$GRADE_TIMEOUT" "${EXTRA_CMAKE_ARGS[@]}") >"$gbuild/workbook/logs/configure.log" 2>&1; then
+  # Ninja where it is installed (a build of one exercise is then a few processes, where Make walks
+  # every target of the simulator first); a build folder kept from an earlier grade keeps its own.
+  local -a generator=()
+  [ -f "$gbuild/CMakeCache.txt" ] || ! command -v ninja >/dev/null || generator=(-G Ninja)
+  if ! (cd "$tree" && cmake --preset default "${generator[@]}" -B "$gbuild" "-DWB_LESSONS=$lesson_list" "-DWB_TEST_TIMEOUT=$GRADE_TIMEOUT" "${EXTRA_CMAKE_ARGS[@]}") >"$gbuild/workbook/logs/configure.log" 2>&1; then
     tail -n 25 "$gbuild/workbook/logs/configure.log"
     fatal "grade: the pristine tree does not configure (log: $gbuild/workbook/logs/configure.log)"
   fi
@@ -1071,7 +1159,7 @@ cmd_grade() {
       backend=$(backend_for "$lesson")
       file=$(submitted_exercise "${ROOTS[$s]}" "$lesson" "${FLAT[$s]}")
       log=$out/logs/$student/$lesson.log
-      started=$(date +%s.%N)
+      started=${EPOCHREALTIME/[!0-9]/.} # (the locale's decimal point made a dot)
       ATTEMPT_TASKS=''
       if [ -z "$file" ]; then
         verdict=not-submitted message="not submitted"
@@ -1094,10 +1182,11 @@ cmd_grade() {
         verdict=$ATTEMPT message=$ATTEMPT_MESSAGE
       fi
       grade_credit "$student" "$lesson" "$file" "$verdict" "$backend" "$log" "$record"
-      max=$(awk -F'\037' -v l="$lesson" '$1 == "T" && $2 == l { print $6 }' "$record" | sum_points)
-      points=$(awk -F'\037' -v l="$lesson" '$1 == "T" && $2 == l { print $5 }' "$record" | sum_points)
+      # The lesson's points and their maximum (as sum_points adds them), and its seconds: one awk.
+      IFS=$'\t' read -r max points elapsed < <(awk -F'\037' -v l="$lesson" -v a="$started" -v b="${EPOCHREALTIME/[!0-9]/.}" '
+        $1 == "T" && $2 == l { m += $6; p += $5 }
+        END { printf "%g\t%g\t%.2f\n", m, p, b - a }' "$record")
       [ "$verdict" = could-not-run ] && points=''
-      elapsed=$(awk -v a="$started" -v b="$(date +%s.%N)" 'BEGIN { printf "%.2f", b - a }')
       printf 'L\037%s\037%s\037%s\037%s\037%s\037%s\n' "$lesson" "$verdict" "$points" "$max" "$elapsed" "${message//$'\037'/ }" >>"$record"
       # The console line: the verdict once (the message may start with it, in words).
       local said=${message#"$verdict: "}
@@ -1105,7 +1194,9 @@ cmd_grade() {
       [ "$said" != "${verdict//-/ }" ] || said=''
       local line
       line=$(printf '  %s %s %s' "$(pad 20 "$student")" "${lesson%%-*}" "$verdict${said:+: $said}${points:+ [$points/$max]}")
-      grade_console <<<"$line"
+      if [ ! -t 1 ] && [ "${WORKBOOK_WRAP:-}" != 1 ] && text_is_plain "$line"; then printf '%s\n' "$line"
+      else grade_console <<<"$line"
+      fi
     done
   done
   grade_finish "$out"

@@ -30,17 +30,33 @@ while [ $# -gt 0 ]; do
 done
 [[ $memory =~ ^[0-9]+$ && $procs =~ ^[0-9]+$ ]] || { echo "limits.sh: bad limit" >&2; exit 2; }
 groups=() # the cgroups this run is in
+# cgroup_of CONTROLLER: REPLY = the path of this shell's cgroup for CONTROLLER (cgroup v1), or in
+# the unified hierarchy (CONTROLLER ''); read with builtins (this runs once per graded run).
+cgroup_of() {
+  local id ctls path
+  REPLY=''
+  while IFS=: read -r id ctls path; do
+    if [ -z "$1" ]; then
+      [ "$id" = 0 ] && [ -z "$ctls" ] && { REPLY=$path; return 0; }
+    elif [[ $id =~ ^[0-9]+$ && ,$ctls, == *",$1,"* ]]; then
+      REPLY=$path
+      return 0
+    fi
+  done </proc/self/cgroup
+  return 1
+}
 # make_group CONTROLLER FILE VALUE [FILE VALUE]: a cgroup of this run's own with the limit, joined.
 make_group() {
   local controller=$1 base='' dir here
+  local -a enabled
   shift
-  [ "$(id -u)" -eq 0 ] || return 1
+  [ "$EUID" -eq 0 ] || return 1
   # Inside the cgroup this runs in (a container's), never beside it.
-  here=$(sed -n -E "s/^[0-9]+:([^:]*,)?$controller(,[^:]*)?:(.*)$/\3/p" /proc/self/cgroup | head -n 1)
-  here=${here%/}
+  cgroup_of "$controller"
+  here=${REPLY%/}
   if [ -w "/sys/fs/cgroup/$controller$here/cgroup.procs" ]; then base=/sys/fs/cgroup/$controller$here
-  elif here=$(sed -n 's/^0:://p' /proc/self/cgroup | head -n 1) && here=${here%/} &&
-    grep -qw "$controller" "/sys/fs/cgroup$here/cgroup.subtree_control" 2>/dev/null && [ -w "/sys/fs/cgroup$here/cgroup.procs" ]; then
+  elif cgroup_of ''; here=${REPLY%/}; read -r -a enabled <"/sys/fs/cgroup$here/cgroup.subtree_control" 2>/dev/null &&
+    [[ " ${enabled[*]} " == *" $controller "* ]] && [ -w "/sys/fs/cgroup$here/cgroup.procs" ]; then
     base=/sys/fs/cgroup$here
     [ "$controller" = pids ] || [ ${#groups[@]} -eq 0 ] || [ "${groups[0]%/*}" != "$base" ] || dir=${groups[0]}
   fi

@@ -31,14 +31,26 @@ bind_ro() { # PATH: bound read-only unless a folder above it is already
   args+=(--ro-bind "$1" "$1")
 }
 for dir in /usr /etc /opt /sys; do [ -d "$dir" ] && bind_ro "$dir"; done
+links=() # the /bin, /lib... that are links (to usr/bin...): made links again, one readlink for all
 for dir in /bin /sbin /lib /lib32 /lib64 /libx32; do
-  if [ -L "$dir" ]; then args+=(--symlink "$(readlink "$dir")" "$dir")
+  if [ -L "$dir" ]; then links+=("$dir")
   elif [ -d "$dir" ]; then bind_ro "$dir"
   fi
 done
+if [ ${#links[@]} -gt 0 ]; then
+  mapfile -t targets < <(readlink -- "${links[@]}")
+  if [ ${#targets[@]} -eq ${#links[@]} ]; then
+    for i in "${!links[@]}"; do args+=(--symlink "${targets[$i]}" "${links[$i]}"); done
+  fi
+fi
+# The build tools' folders: found through the shell's own hash (no subshell per tool), their
+# links resolved by one readlink for all (this script runs once per graded run: few processes).
+tools=()
 for tool in cmake ctest ninja make cc c++ gcc g++ nvcc; do
-  tool=$(command -v "$tool" 2>/dev/null) || continue
-  tool=$(readlink -f "$tool")
+  hash "$tool" 2>/dev/null && tools+=("${BASH_CMDS[$tool]}")
+done
+[ ${#tools[@]} -eq 0 ] || mapfile -t tools < <(readlink -f -- "${tools[@]}")
+for tool in "${tools[@]}"; do
   tool=${tool%/*}
   [ "${tool%/bin}" = "$tool" ] || tool=${tool%/bin}
   [ -n "$tool" ] && [ "$tool" != / ] && bind_ro "$tool"

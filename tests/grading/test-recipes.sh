@@ -59,6 +59,10 @@ check "gitlab: the grade job has a script" test -n "$(script_of grade)"
 check "gitlab: the merge job names the JUnit report" grep -q -E '^ +junit: grades/all/junit.xml' "$yaml"
 mkdir -p "$SCRATCH/gitlab"
 ln -s "$subs" "$SCRATCH/gitlab/submissions"
+# The jobs' output folder, grades/, is the Slurm run's: node I grades into the work folder that
+# array task I made (configured and built), as a runner that keeps grades/ between pipelines
+# would, instead of building the simulator twice more. (Everything checked above is read no more.)
+ln -s "$out" "$SCRATCH/gitlab/grades"
 ln -s "$tree/workbook" "$SCRATCH/gitlab/workbook"
 for i in 1 2; do
   (cd "$SCRATCH/gitlab" && CI_PIPELINE_ID=77 CI_NODE_INDEX=$i CI_NODE_TOTAL=2 WORKBOOK_BUILD_DIR=$SCRATCH/gitlab/build-$i \

@@ -160,11 +160,14 @@ fi
 
 # A grader's fault found before any student: a hidden input the program refuses stops the grade
 # (status 2, naming it); the shipped program is the judge, never a student's run (issue 25).
+# (This grade and the ones below write to the same output folder as the class's: its work folder,
+# configured and built, is reused as an instructor's regrade would, and nothing checked above is
+# read again.)
 subs2=$SCRATCH/one
 mkdir -p "$subs2"
 cp -r "$subs/alice" "$subs2/"
 printf '03 input --no-such-flag 1\n' >"$SCRATCH/grading.txt"
-wb "$tree" "$out" grade "$subs2" --lessons 03 --output "$SCRATCH/results2" --grading "$SCRATCH/grading.txt" --timeout 5
+wb "$tree" "$out" grade "$subs2" --lessons 03 --output "$results" --grading "$SCRATCH/grading.txt" --timeout 5
 check "a hidden input the program refuses: grade exits 2" status_is $? 2
 check "... naming the input" grep -q "hidden input '--no-such-flag 1' is refused by its program" "$out"
 check "... before any student" lacks "$out" "  alice "
@@ -181,23 +184,23 @@ exit 1
 EOF
 chmod +x "$SCRATCH/fakebin/bwrap"
 # (As a terminal would show it: WORKBOOK_WRAP=1 keeps each line within 80 columns.)
-PATH=$SCRATCH/fakebin:$PATH WORKBOOK_GRADE_SANDBOX=on WORKBOOK_WRAP=1 wb "$tree" "$out" grade "$subs2" --lessons 03 --output "$SCRATCH/results2" --timeout 5
+PATH=$SCRATCH/fakebin:$PATH WORKBOOK_GRADE_SANDBOX=on WORKBOOK_WRAP=1 wb "$tree" "$out" grade "$subs2" --lessons 03 --output "$results" --timeout 5
 check "a sandbox that does not start: grade exits 3" status_is $? 3
 check "a sandbox that does not start: could-not-run, saying so" grep -q -E '^  alice +03 could-not-run: the sandbox did not start' "$out"
-check "could not run: a JUnit <error>, not a failure" grep -q '<error type="could-not-run"' "$SCRATCH/results2/junit.xml"
-check "could not run: errors=1" grep -q 'errors="1"' "$SCRATCH/results2/junit.xml"
-check "could not run: an empty cell, not a zero" test "$(grep -F 'alice,' "$SCRATCH/results2/grades.csv" | tr -d '\r')" = "alice,could-not-run,,,,,,4"
-check "could not run: no results.json (Gradescope shows an autograder failure)" test ! -e "$SCRATCH/results2/alice/results.json"
+check "could not run: a JUnit <error>, not a failure" grep -q '<error type="could-not-run"' "$results/junit.xml"
+check "could not run: errors=1" grep -q 'errors="1"' "$results/junit.xml"
+check "could not run: an empty cell, not a zero" test "$(grep -F 'alice,' "$results/grades.csv" | tr -d '\r')" = "alice,could-not-run,,,,,,4"
+check "could not run: no results.json (Gradescope shows an autograder failure)" test ! -e "$results/alice/results.json"
 check "wrapped for a terminal: every line within 80 columns (but the work folder's)" \
   bash -c '! grep -v -F "$2" "$1" | LC_ALL=C.UTF-8 grep -q -E "^.{81}"' _ "$out" "$SCRATCH"
 
 # A GPU that is not there when the checks run (forced with WORKBOOK_BACKEND=cuda, as if it went
 # away after the probe): every check is could-not-run, never a FAIL, and grade exits 3.
 if [ $have_nvcc = yes ]; then
-  WORKBOOK_BACKEND=cuda wb "$tree" "$out" grade "$subs2" --lessons 03 --output "$SCRATCH/results3" --timeout 5
+  WORKBOOK_BACKEND=cuda wb "$tree" "$out" grade "$subs2" --lessons 03 --output "$results" --timeout 5
   check "no GPU at run time: grade exits 3" status_is $? 3
   check "no GPU at run time: could not run, saying why" grep -q -E '^  alice +03 could-not-run: no CUDA device' "$out"
-  check "no GPU at run time: a JUnit <error>" grep -q '<error type="could-not-run"' "$SCRATCH/results3/junit.xml"
+  check "no GPU at run time: a JUnit <error>" grep -q '<error type="could-not-run"' "$results/junit.xml"
 fi
 
 # Bad input: one line, exit 2.
