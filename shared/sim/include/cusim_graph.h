@@ -279,6 +279,17 @@ cudaError_t cudaGraphAddMemFreeNode(cudaGraphNode_t *pGraphNode, cudaGraph_t gra
                                     const cudaGraphNode_t *pDependencies, size_t numDependencies,
                                     void *dptr);
 
+/* Layered and cubemap CUDA arrays and 3-D copies (implemented in runtime/texture.cpp; declared
+   here, beside cudaExtent and cudaMemcpy3DParms). */
+cudaError_t cudaMalloc3DArray(cudaArray_t *array, const struct cudaChannelFormatDesc *desc,
+                              struct cudaExtent extent,
+                              unsigned int flags
+#ifdef __cplusplus
+                              = 0
+#endif
+);
+cudaError_t cudaMemcpy3D(const struct cudaMemcpy3DParms *p);
+
 #ifdef __cplusplus
 }
 

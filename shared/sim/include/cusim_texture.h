@@ -94,7 +94,9 @@ struct cudaTextureDesc {
 typedef unsigned long long cudaTextureObject_t;
 
 #define cudaArrayDefault 0x00
+#define cudaArrayLayered 0x01
 #define cudaArraySurfaceLoadStore 0x02
+#define cudaArrayCubemap 0x04
 
 /* Surfaces: read and written by byte offset (x), over a CUDA array made with
    cudaArraySurfaceLoadStore. */
@@ -193,6 +195,11 @@ void fetch_texel(cudaTextureObject_t t, int dims, const float *c, void *out, siz
                  bool is_float_type, const char *what);
 void fetch_index(cudaTextureObject_t t, int x, void *out, size_t size, bool is_float_type,
                  float out_float[4], int channels);
+void fetch_float_layer(cudaTextureObject_t t, int dims, const float *c, int layer, float out[4],
+                       int channels, const char *what);
+void fetch_texel_layer(cudaTextureObject_t t, int dims, const float *c, int layer, void *out,
+                       size_t size, const char *what);
+void cubemap_face(float x, float y, float z, float c[2], int *face);
 void surface_access(cudaSurfaceObject_t s, int dims, int x, int y, void *data, size_t size,
                     int mode, bool write, const char *what);
 
@@ -316,6 +323,49 @@ inline ::cusim::tex::surface_result<T>
 surf2Dwrite(T v, cudaSurfaceObject_t s, int x, int y,
             cudaSurfaceBoundaryMode m = cudaBoundaryModeTrap) {
   ::cusim::tex::surface_access(s, 2, x, y, &v, sizeof(T), m, true, "surf2Dwrite");
+}
+/* Layered textures: a 1-D or 2-D fetch in one layer of a layered array; cubemaps: the face and
+   its coordinates from the direction (x, y, z), as the Programming Guide's cubemap table says. */
+namespace cusim {
+namespace tex {
+template <class T>
+inline T fetch_layer(cudaTextureObject_t t, int dims, const float *c, int layer, const char *w) {
+  if constexpr (is_float_v<T>) {
+    float f[4];
+    fetch_float_layer(t, dims, c, layer, f, channel_of<T>::count, w);
+    return from_float4<T>(f);
+  } else {
+    T v;
+    fetch_texel_layer(t, dims, c, layer, &v, sizeof(T), w);
+    return v;
+  }
+}
+} // namespace tex
+} // namespace cusim
+template <class T> inline T tex1DLayered(cudaTextureObject_t t, float x, int layer) {
+  const float c[1] = {x};
+  return ::cusim::tex::fetch_layer<T>(t, 1, c, layer, "tex1DLayered");
+}
+template <class T> inline T tex2DLayered(cudaTextureObject_t t, float x, float y, int layer) {
+  const float c[2] = {x, y};
+  return ::cusim::tex::fetch_layer<T>(t, 2, c, layer, "tex2DLayered");
+}
+template <class T> inline T texCubemap(cudaTextureObject_t t, float x, float y, float z) {
+  float c[2];
+  int face;
+  ::cusim::tex::cubemap_face(x, y, z, c, &face);
+  return ::cusim::tex::fetch_layer<T>(t, -2, c, face, "texCubemap");
+}
+template <class T> inline void tex1DLayered(T *ret, cudaTextureObject_t t, float x, int layer) {
+  *ret = tex1DLayered<T>(t, x, layer);
+}
+template <class T>
+inline void tex2DLayered(T *ret, cudaTextureObject_t t, float x, float y, int layer) {
+  *ret = tex2DLayered<T>(t, x, y, layer);
+}
+template <class T>
+inline void texCubemap(T *ret, cudaTextureObject_t t, float x, float y, float z) {
+  *ret = texCubemap<T>(t, x, y, z);
 }
 template <class T> inline void tex1Dfetch(T *ret, cudaTextureObject_t t, int x) {
   *ret = tex1Dfetch<T>(t, x);

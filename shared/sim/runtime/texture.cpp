@@ -32,7 +32,9 @@ struct cudaArray {
   size_t width = 0, height = 0; // texels; height 1 for a 1-D array
   size_t texel = 0;             // bytes per texel
   int dims = 2;                 // 1 when cudaMallocArray was given height 0
-  unsigned flags = 0;           // cudaArraySurfaceLoadStore or 0
+  unsigned flags = 0;           // cudaArraySurfaceLoadStore, cudaArrayLayered, cudaArrayCubemap
+  size_t depth = 1;             // layers (cudaArrayLayered) or faces (6, cudaArrayCubemap)
+  bool layered = false, cubemap = false;
   unsigned char *data = nullptr;
   bool freed = false;
 };
@@ -51,6 +53,8 @@ struct texture {
   cudaArray *array = nullptr; // for an array resource (checked for freed at each fetch)
   const unsigned char *base = nullptr;
   size_t width = 0, height = 1, pitch = 0, texel = 0;
+  size_t layers = 1; // of a layered or cubemap array
+  bool layered = false, cubemap = false;
   int channels = 0;
   bool float_result = false; // float texels, or 8/16-bit integers read as normalized floats
 };
@@ -204,9 +208,9 @@ void check_channels(const texture &t, int channels, cudaTextureObject_t h, const
 
 } // namespace
 
-void fetch_float(cudaTextureObject_t h, int dims, const float *c, float out[4], int channels,
-                 const char *what) {
-  const texture &t = lookup_fetch(h, what);
+namespace {
+void fetch_float_in(const texture &t, cudaTextureObject_t h, int dims, const float *c, float out[4],
+                    int channels, const char *what) {
   check_dims(t, dims, h, what);
   check_channels(t, channels, h, what);
   if (!t.float_result)
@@ -244,10 +248,8 @@ void fetch_float(cudaTextureObject_t h, int dims, const float *c, float out[4], 
              a * b * t11[k];
 }
 
-void fetch_texel(cudaTextureObject_t h, int dims, const float *c, void *out, size_t size,
-                 bool is_float_type, const char *what) {
-  (void)is_float_type;
-  const texture &t = lookup_fetch(h, what);
+void fetch_texel_in(const texture &t, cudaTextureObject_t h, int dims, const float *c, void *out,
+                    size_t size, const char *what) {
   check_dims(t, dims, h, what);
   if (size != t.texel)
     fetch_failed(what, h, "the type read has another size than the texture's texels");
@@ -276,6 +278,85 @@ void fetch_texel(cudaTextureObject_t h, int dims, const float *c, void *out, siz
     return;
   }
   std::memcpy(out, t.base + (size_t)idx[1] * t.pitch + (size_t)idx[0] * t.texel, size);
+}
+
+void check_not_layered(const texture &t, cudaTextureObject_t h, const char *what) {
+  if (t.cubemap) fetch_failed(what, h, "a cubemap texture is read with texCubemap");
+  if (t.layered)
+    fetch_failed(what, h, "a layered texture is read with tex1DLayered or tex2DLayered");
+}
+
+// One layer (or cubemap face) of a layered texture, as a texture of its own.
+texture layer_of(const texture &t, cudaTextureObject_t h, int dims, int layer, const char *what) {
+  if (dims == -2 && !t.cubemap) fetch_failed(what, h, "texCubemap of a texture that is no cubemap");
+  if (dims != -2 && !t.layered)
+    fetch_failed(what, h, "a layered fetch of a texture that is not layered");
+  if (layer < 0 || (size_t)layer >= t.layers) {
+    char why[160];
+    std::snprintf(why, sizeof why,
+                  "layer %d is outside the array's %zu layers (the simulator stops here)", layer,
+                  t.layers);
+    fetch_failed(what, h, why);
+  }
+  texture one = t;
+  one.base = t.base + (size_t)layer * t.pitch * t.height;
+  one.layered = one.cubemap = false;
+  one.layers = 1;
+  if (dims == -2) one.desc.normalizedCoords = 1; // a face's coordinates are (s/m + 1) / 2
+  return one;
+}
+} // namespace
+
+void fetch_float(cudaTextureObject_t h, int dims, const float *c, float out[4], int channels,
+                 const char *what) {
+  const texture &t = lookup_fetch(h, what);
+  check_not_layered(t, h, what);
+  fetch_float_in(t, h, dims, c, out, channels, what);
+}
+
+void fetch_texel(cudaTextureObject_t h, int dims, const float *c, void *out, size_t size,
+                 bool is_float_type, const char *what) {
+  (void)is_float_type;
+  const texture &t = lookup_fetch(h, what);
+  check_not_layered(t, h, what);
+  fetch_texel_in(t, h, dims, c, out, size, what);
+}
+
+void fetch_float_layer(cudaTextureObject_t h, int dims, const float *c, int layer, float out[4],
+                       int channels, const char *what) {
+  const texture one = layer_of(lookup_fetch(h, what), h, dims, layer, what);
+  fetch_float_in(one, h, dims < 0 ? -dims : dims, c, out, channels, what);
+}
+
+void fetch_texel_layer(cudaTextureObject_t h, int dims, const float *c, int layer, void *out,
+                       size_t size, const char *what) {
+  const texture one = layer_of(lookup_fetch(h, what), h, dims, layer, what);
+  fetch_texel_in(one, h, dims < 0 ? -dims : dims, c, out, size, what);
+}
+
+// The Programming Guide's cubemap table: the axis of largest magnitude picks the face, the other
+// two give (s, t), and the face is read at ((s/m + 1) / 2, (t/m + 1) / 2). Where two magnitudes
+// tie the guide says nothing; here x wins over y and y over z.
+void cubemap_face(float x, float y, float z, float c[2], int *face) {
+  float ax = std::fabs(x), ay = std::fabs(y), az = std::fabs(z), m, sc, tc;
+  if (ax >= ay && ax >= az) {
+    *face = x >= 0 ? 0 : 1;
+    m = ax;
+    sc = x >= 0 ? -z : z;
+    tc = -y;
+  } else if (ay >= az) {
+    *face = y >= 0 ? 2 : 3;
+    m = ay;
+    sc = x;
+    tc = y >= 0 ? z : -z;
+  } else {
+    *face = z >= 0 ? 4 : 5;
+    m = az;
+    sc = z >= 0 ? x : -x;
+    tc = -y;
+  }
+  c[0] = m > 0 ? (sc / m + 1.0f) * 0.5f : 0.5f;
+  c[1] = m > 0 ? (tc / m + 1.0f) * 0.5f : 0.5f;
 }
 
 void fetch_index(cudaTextureObject_t h, int x, void *out, size_t size, bool is_float_type,
@@ -346,6 +427,10 @@ void surface_access(cudaSurfaceObject_t h, int dims, int x, int y, void *data, s
                    "cudaDestroySurfaceObject)");
   cudaArray *a = s->array;
   if (a->freed) surface_failed(what, h, "its CUDA array was freed with cudaFreeArray");
+  if (a->layered || a->cubemap)
+    surface_failed(what, h,
+                   "a layered or cubemap array (surf1DLayered, surf2DLayered and surfCubemap are "
+                   "not simulated)");
   if (dims != a->dims) {
     char why[160];
     std::snprintf(why, sizeof why, "a %d-D access to a %d-D CUDA array (use surf%dD%s)", dims,
@@ -612,6 +697,15 @@ cudaError_t cudaCreateTextureObject(cudaTextureObject_t *pTexObject,
     t->height = a->height;
     t->texel = a->texel;
     t->pitch = a->width * a->texel;
+    t->layers = a->depth;
+    t->layered = a->layered;
+    t->cubemap = a->cubemap;
+    if (a->cubemap && pTexDesc->seamlessCubemap) {
+      report("%s: seamless cubemap filtering is not simulated (seamlessCubemap = 0 reads each "
+             "face on its own)",
+             api);
+      return refuse(cudaErrorNotSupported);
+    }
     break;
   }
   case cudaResourceTypeLinear:
@@ -723,6 +817,121 @@ cudaError_t cudaGetTextureObjectTextureDesc(cudaTextureDesc *pTexDesc,
   texture *t = texObject >= 1 && texObject <= table_size ? table[texObject - 1].load() : nullptr;
   if (pTexDesc == nullptr || t == nullptr) return set_error(cudaErrorInvalidValue);
   *pTexDesc = t->desc;
+  return cudaSuccess;
+}
+
+cudaError_t cudaMalloc3DArray(cudaArray_t *array, const cudaChannelFormatDesc *desc,
+                              cudaExtent extent, unsigned int flags) {
+  const char *api = "cudaMalloc3DArray";
+  if (array == nullptr || desc == nullptr || extent.width == 0)
+    return set_error(cudaErrorInvalidValue);
+  const unsigned known = cudaArrayLayered | cudaArrayCubemap | cudaArraySurfaceLoadStore;
+  if ((flags & ~known) != 0 || ((flags & cudaArrayLayered) && (flags & cudaArrayCubemap))) {
+    report("%s: flags %#x are not simulated (layered, cubemap and surface arrays are; layered "
+           "cubemaps and texture gather are not)",
+           api, flags);
+    return set_error(cudaErrorNotSupported);
+  }
+  const bool layered = flags & cudaArrayLayered, cubemap = flags & cudaArrayCubemap;
+  if (!layered && !cubemap) {
+    if (extent.depth != 0) {
+      report("%s: 3-D CUDA arrays (tex3D, surf3D) are not simulated", api);
+      return set_error(cudaErrorNotSupported);
+    }
+    return cudaMallocArray(array, desc, extent.width, extent.height, flags);
+  }
+  if (cubemap && (extent.width != extent.height || extent.depth != 6)) {
+    report("%s: a cubemap array is width x width x 6 (got %zu x %zu x %zu)", api, extent.width,
+           extent.height, extent.depth);
+    return set_error(cudaErrorInvalidValue);
+  }
+  if (layered && extent.depth == 0) {
+    report("%s: a layered array needs at least one layer (extent.depth)", api);
+    return set_error(cudaErrorInvalidValue);
+  }
+  cudaArray_t a = nullptr;
+  // One tall 2-D array holds the layers one after another; then it is marked layered.
+  cudaError_t e = cudaMallocArray(&a, desc, extent.width,
+                                  (extent.height == 0 ? 1 : extent.height) * extent.depth,
+                                  flags & cudaArraySurfaceLoadStore);
+  if (e != cudaSuccess) return e;
+  std::lock_guard<std::mutex> lock(mu);
+  a->height = extent.height == 0 ? 1 : extent.height;
+  a->dims = extent.height == 0 ? 1 : 2;
+  a->depth = extent.depth;
+  a->layered = layered;
+  a->cubemap = cubemap;
+  a->flags = flags;
+  *array = a;
+  return cudaSuccess;
+}
+
+cudaError_t cudaMemcpy3D(const cudaMemcpy3DParms *p) {
+  const char *api = "cudaMemcpy3D";
+  if (p == nullptr) return set_error(cudaErrorInvalidValue);
+  const cudaExtent &x = p->extent;
+  if ((p->srcArray != nullptr && p->srcPtr.ptr != nullptr) ||
+      (p->dstArray != nullptr && p->dstPtr.ptr != nullptr)) {
+    report("%s: a side names both a CUDA array and a pointer", api);
+    return set_error(cudaErrorInvalidValue);
+  }
+  if (p->srcArray != nullptr && p->dstArray != nullptr) {
+    report("%s: a copy from one CUDA array to another is not simulated", api);
+    return set_error(cudaErrorNotSupported);
+  }
+  if (x.width == 0 || x.height == 0 || x.depth == 0) return cudaSuccess;
+  if (p->srcArray == nullptr && p->dstArray == nullptr) { // pointers: one 2-D copy per slice
+    for (size_t z = 0; z < x.depth; ++z) {
+      char *dst = (char *)p->dstPtr.ptr +
+                  ((p->dstPos.z + z) * p->dstPtr.ysize + p->dstPos.y) * p->dstPtr.pitch +
+                  p->dstPos.x;
+      const char *src = (const char *)p->srcPtr.ptr +
+                        ((p->srcPos.z + z) * p->srcPtr.ysize + p->srcPos.y) * p->srcPtr.pitch +
+                        p->srcPos.x;
+      cudaError_t e =
+          cudaMemcpy2D(dst, p->dstPtr.pitch, src, p->srcPtr.pitch, x.width, x.height, p->kind);
+      if (e != cudaSuccess) return e;
+    }
+    return cudaSuccess;
+  }
+  const bool to_array = p->dstArray != nullptr;
+  cudaArray *a = to_array ? p->dstArray : p->srcArray;
+  const cudaPos &apos = to_array ? p->dstPos : p->srcPos, &mpos = to_array ? p->srcPos : p->dstPos;
+  const cudaPitchedPtr &mem = to_array ? p->srcPtr : p->dstPtr;
+  if (!live_array(a)) {
+    report("%s: %p is not a live CUDA array", api, (void *)a);
+    return set_error(cudaErrorInvalidResourceHandle);
+  }
+  if (rt::sticky() != cudaSuccess) return rt::sticky();
+  const size_t row = a->width * a->texel, bytes = x.width * a->texel;
+  if (apos.x + x.width > a->width || apos.y + x.height > a->height || apos.z + x.depth > a->depth) {
+    report("%s: %zu x %zu x %zu elements at (%zu, %zu, %zu) do not fit the array's %zu x %zu x "
+           "%zu",
+           api, x.width, x.height, x.depth, apos.x, apos.y, apos.z, a->width, a->height, a->depth);
+    return set_error(cudaErrorInvalidValue);
+  }
+  if (mem.ptr == nullptr || mem.pitch < mpos.x + bytes ||
+      (x.depth > 1 && mem.ysize < mpos.y + x.height)) {
+    report("%s: the pointer side's pitch (%zu) or rows (%zu) are too small for the copy", api,
+           mem.pitch, mem.ysize);
+    return set_error(cudaErrorInvalidValue);
+  }
+  unsigned char *first =
+      (unsigned char *)mem.ptr + (mpos.z * mem.ysize + mpos.y) * mem.pitch + mpos.x;
+  const size_t span = ((x.depth - 1) * mem.ysize + (x.height - 1)) * mem.pitch + bytes;
+  cudaError_t e = check_side(api, first, span, p->kind, to_array);
+  if (e != cudaSuccess) return e;
+  rt::sync_legacy(); // a blocking copy on the legacy stream: earlier work comes first
+  for (size_t z = 0; z < x.depth; ++z)
+    for (size_t y = 0; y < x.height; ++y) {
+      unsigned char *cell =
+          a->data + ((apos.z + z) * a->height + apos.y + y) * row + apos.x * a->texel;
+      unsigned char *m = first + (z * mem.ysize + y) * mem.pitch;
+      if (to_array)
+        std::memcpy(cell, m, bytes);
+      else
+        std::memcpy(m, cell, bytes);
+    }
   return cudaSuccess;
 }
 
