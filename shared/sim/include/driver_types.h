@@ -198,6 +198,16 @@ struct cudaMemLocation {
   int id;
 };
 
+enum cudaMemAccessFlags {
+  cudaMemAccessFlagsProtNone = 0,
+  cudaMemAccessFlagsProtRead = 1,
+  cudaMemAccessFlagsProtReadWrite = 3
+};
+struct cudaMemAccessDesc {
+  struct cudaMemLocation location;
+  enum cudaMemAccessFlags flags;
+};
+
 enum cudaMemAllocationType {
   cudaMemAllocationTypeInvalid = 0x0,
   cudaMemAllocationTypePinned = 0x1,

@@ -334,6 +334,45 @@ cudaError_t cudaMemPoolTrimTo(cudaMemPool_t memPool, size_t minBytesToKeep) {
   pool_trim(memPool, minBytesToKeep, trim_rule::keep_at_least);
   return cudaSuccess;
 }
+// Access to a pool from other devices (peer access). The simulator has one device, which owns
+// every pool and always reads and writes it: that is the only access there is to set or get.
+cudaError_t cudaMemPoolSetAccess(cudaMemPool_t memPool, const struct cudaMemAccessDesc *descList,
+                                 size_t count) {
+  if (count > 0 && descList == nullptr) return set_error(cudaErrorInvalidValue);
+  {
+    std::lock_guard<std::mutex> lock(mu);
+    if (!valid_pool(memPool)) return set_error(cudaErrorInvalidValue);
+  }
+  for (size_t k = 0; k < count; ++k) {
+    const cudaMemAccessDesc &d = descList[k];
+    if (d.location.type != cudaMemLocationTypeDevice) {
+      report("cudaMemPoolSetAccess: access from the host to a device pool is not simulated");
+      return set_error(cudaErrorNotSupported);
+    }
+    if (d.location.id != 0) {
+      report("cudaMemPoolSetAccess: device %d does not exist (the simulator has one device, 0)",
+             d.location.id);
+      return set_error(cudaErrorInvalidValue); // the code CUDA documents for this call
+    }
+    if (d.flags != cudaMemAccessFlagsProtReadWrite) {
+      report("cudaMemPoolSetAccess: device 0 owns the pool and keeps read-write access to it");
+      return set_error(cudaErrorInvalidValue);
+    }
+  }
+  return cudaSuccess;
+}
+cudaError_t cudaMemPoolGetAccess(enum cudaMemAccessFlags *flags, cudaMemPool_t memPool,
+                                 struct cudaMemLocation *location) {
+  if (flags == nullptr || location == nullptr) return set_error(cudaErrorInvalidValue);
+  {
+    std::lock_guard<std::mutex> lock(mu);
+    if (!valid_pool(memPool)) return set_error(cudaErrorInvalidValue);
+  }
+  if (location->type != cudaMemLocationTypeDevice || location->id != 0)
+    return set_error(cudaErrorInvalidValue);
+  *flags = cudaMemAccessFlagsProtReadWrite;
+  return cudaSuccess;
+}
 cudaError_t cudaMallocFromPoolAsync(void **ptr, size_t size, cudaMemPool_t memPool,
                                     cudaStream_t stream) {
   creation_site here(__builtin_return_address(0)); // (cudaMallocAsync set its own)

@@ -4,7 +4,8 @@
 // and cudaMemcpyPeer between device 0 and itself is a plain copy. cudaStreamAttachMemAsync
 // (UnifiedMemoryPerf) attaches managed memory to a stream, and refuses to attach it singly to
 // the NULL stream. An L2 access policy window on a stream (simpleAttributes) is kept and read back,
-// and a window larger than the device's maximum refused.
+// and a window larger than the device's maximum refused. Device 0 reads and writes its own pool
+// (cudaMemPoolSetAccess, cudaMemPoolGetAccess).
 #include <cuda_runtime.h>
 #include <stdio.h>
 #include <string.h>
@@ -22,6 +23,24 @@ int main(void) {
     wrong++;
   }
   cudaGetLastError(); // the expected error above
+  // A pool's access from a device (streamOrderedAllocationP2P): device 0 owns the default pool and
+  // reads and writes it.
+  cudaMemPool_t pool;
+  cudaDeviceGetDefaultMemPool(&pool, 0);
+  cudaMemAccessDesc access;
+  memset(&access, 0, sizeof access);
+  access.location.type = cudaMemLocationTypeDevice;
+  access.location.id = 0;
+  access.flags = cudaMemAccessFlagsProtReadWrite;
+  cudaError_t set_access = cudaMemPoolSetAccess(pool, &access, 1);
+  cudaMemAccessFlags flags = cudaMemAccessFlagsProtNone;
+  cudaError_t get_access = cudaMemPoolGetAccess(&flags, pool, &access.location);
+  if (set_access != cudaSuccess || get_access != cudaSuccess ||
+      flags != cudaMemAccessFlagsProtReadWrite) {
+    printf("FAIL runtime_apis: pool access of device 0: %s, %s, %d\n",
+           cudaGetErrorString(set_access), cudaGetErrorString(get_access), (int)flags);
+    wrong++;
+  }
   int host[4] = {1, 2, 3, 4}, back[4] = {0, 0, 0, 0};
   int *a, *b;
   cudaMalloc(&a, sizeof host);
