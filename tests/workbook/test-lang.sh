@@ -21,8 +21,8 @@ zh_hints=$tree/lessons/$lesson/hints.zh-CN.md
 next=$(cd "$tree/lessons" && ls -d [0-9][0-9]-*/ | sed 's|/$||' | awk -v n="$n" 'substr($0, 1, 2) > n { print; exit }')
 export WORKBOOK_CMAKE_ARGS="$WORKBOOK_CMAKE_ARGS -DWB_LESSONS=$n;${next%%-*}"
 # ccache puts LANG, LC_ALL and LC_MESSAGES in its hash (they can change the compiler's warnings), so
-# the builds below, made under zh_CN, took nothing from unit.workbook.prime's cache (0 hits, about
-# 35 s of CPU in CI). Nothing here compares a compiler's warnings, and a failed compile is never
+# the builds below, made under zh_CN, took nothing from unit.workbook.prime's cache (0 hits, 42
+# compiles). Nothing here compares a compiler's warnings, and a failed compile is never
 # cached: the locale may stay out of the hash.
 export CCACHE_SLOPPINESS=locale
 
