@@ -20,11 +20,6 @@ en_hints=$tree/lessons/$lesson/hints.md
 zh_hints=$tree/lessons/$lesson/hints.zh-CN.md
 next=$(cd "$tree/lessons" && ls -d [0-9][0-9]-*/ | sed 's|/$||' | awk -v n="$n" 'substr($0, 1, 2) > n { print; exit }')
 export WORKBOOK_CMAKE_ARGS="$WORKBOOK_CMAKE_ARGS -DWB_LESSONS=$n;${next%%-*}"
-# ccache puts LANG, LC_ALL and LC_MESSAGES in its hash (they can change the compiler's warnings), so
-# the builds below, made under zh_CN, took nothing from unit.workbook.prime's cache (0 hits, 42
-# compiles). Nothing here compares a compiler's warnings, and a failed compile is never
-# cached: the locale may stay out of the hash.
-export CCACHE_SLOPPINESS=locale
 
 start_of() { # HINTS-FILE K: the first 12 characters of hint K (as the reader sees them)
   local LC_ALL=C.UTF-8 line
