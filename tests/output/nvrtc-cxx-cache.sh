@@ -31,6 +31,20 @@ if [ -n "${WB_NVRTC_CACHE:-}" ] && [ "$n" -ge 4 ] && [ "${args[n - 2]}" = -o ]; 
   elif [ "${args[0]}" = -shared ] && [ -f "$in" ]; then
     key=$({ printf '%s\n' "${args[@]:0:n-3}" "--"; cat "$in"; } | sha256sum)
     cached "${key%% *}.so" "$out" "$real" "$@"
+  elif [[ " ${args[*]} " == *" -E "* ]]; then
+    # The preprocess step: kept by a hash of its flags and of every file in the program's temporary
+    # folder (its source and headers), with the folder's name taken out, and put back on the way out.
+    dir=${out%/*}
+    key=$({
+      printf '%s\n' "${args[@]:0:n-2}" | sed "s|$dir|@DIR@|g"
+      echo "--"
+      (cd "$dir" && find . -type f ! -name "${out##*/}" ! -name log -print0 | sort -z | xargs -0 -r sha256sum)
+    } | sha256sum)
+    key="${key%% *}.ii"
+    if [ -f "$WB_NVRTC_CACHE/$key" ] && sed "s|@DIR@|$dir|g" "$WB_NVRTC_CACHE/$key" >"$out"; then exit 0; fi
+    "$real" "$@" || exit
+    sed "s|$dir|@DIR@|g" "$out" >"$WB_NVRTC_CACHE/$key.$$" && mv -f "$WB_NVRTC_CACHE/$key.$$" "$WB_NVRTC_CACHE/$key"
+    exit 0
   fi
 fi
 exec "$real" "$@"

@@ -33,8 +33,15 @@ if [ $uses_ccache = yes ]; then
   # pristine tree in OUT/work/build, beside OUT/work/tree: the sources are ../tree/... from there,
   # not ../... as from a learner's TREE/build, so ccache keys them apart. Build that layout once
   # too (grade configures with WB_LESSONS and WB_TEST_TIMEOUT, which change no compile).
+  # The generator too must be grade's (ccache keys the compile's folder, which differs between
+  # Make and Ninja): Ninja where grade.sh asks for it and it is installed.
+  grade_generator=()
+  if grep -q -F -e 'generator=(-G Ninja)' "$SOURCE_ROOT/shared/workbook/grade.sh" &&
+    command -v ninja >/dev/null; then
+    grade_generator=(-G Ninja)
+  fi
   # shellcheck disable=SC2086
-  (cd "$tree" && cmake --preset default -B "$SCRATCH/work/build" $WORKBOOK_CMAKE_ARGS -DWB_LESSONS=01 \
+  (cd "$tree" && cmake --preset default "${grade_generator[@]}" -B "$SCRATCH/work/build" $WORKBOOK_CMAKE_ARGS -DWB_LESSONS=01 \
     -DWB_TEST_TIMEOUT=60 && timeout 1500 cmake --build "$SCRATCH/work/build" -j 2 \
     --target wb_harness_sim cusim-rewrite cusim) >"$SCRATCH/build-grade.log" 2>&1
   check "the same for the build that workbook grade makes (OUT/work/build)" status_is $? 0

@@ -37,19 +37,6 @@
 
 extern char **environ;
 
-#ifndef CUSIM_NVRTC_REWRITER
-#define CUSIM_NVRTC_REWRITER "cusim-rewrite"
-#endif
-#ifndef CUSIM_NVRTC_INCLUDE
-#define CUSIM_NVRTC_INCLUDE ""
-#endif
-#ifndef CUSIM_NVRTC_CXX
-#define CUSIM_NVRTC_CXX "c++"
-#endif
-#ifndef CUSIM_NVRTC_FLAGS
-#define CUSIM_NVRTC_FLAGS ""
-#endif
-
 #if !defined(CUSIM_NO_FLOAT_CAST_HANDLER)
 // A module compiled with the checker's flags calls -fsanitize=float-cast-overflow's handler
 // (float_cast.cpp), which it finds in the program: kept linked into every program that uses NVRTC.
@@ -73,12 +60,6 @@ struct _nvrtcProgram {
 
 namespace cusim {
 namespace nvrtc {
-
-const char *module_abi() {
-  // A module binds to the runtime's symbols by name; one from another build of the simulator
-  // may not match them (driver.cpp refuses it). The build's time is the build's identity.
-  return "cusim-abi " __DATE__ " " __TIME__;
-}
 
 namespace {
 
@@ -485,9 +466,9 @@ nvrtcResult compile(nvrtcProgram prog, int count, const char *const *given) {
     return NVRTC_ERROR_BUILTIN_OPERATION_FAILURE;
   }
 
-  std::string cxx = setting("CUSIM_CXX", CUSIM_NVRTC_CXX);
-  std::string rewriter = setting("CUSIM_REWRITER", CUSIM_NVRTC_REWRITER);
-  std::string include = setting("CUSIM_INCLUDE_DIR", CUSIM_NVRTC_INCLUDE);
+  std::string cxx = setting("CUSIM_CXX", built_in_cxx());
+  std::string rewriter = setting("CUSIM_REWRITER", built_in_rewriter());
+  std::string include = setting("CUSIM_INCLUDE_DIR", built_in_include());
   std::string log_path = dir + "/log";
   std::string preprocessed = dir + "/k.ii", rewritten = dir + "/k.cpp", object = dir + "/k.so";
 
@@ -533,7 +514,7 @@ nvrtcResult compile(nvrtcProgram prog, int count, const char *const *given) {
                                           "-D__host__=",
                                           "-fno-diagnostics-show-caret",
                                           "-fdiagnostics-color=never"};
-    std::istringstream flags(setting("CUSIM_NVRTC_FLAGS", CUSIM_NVRTC_FLAGS));
+    std::istringstream flags(setting("CUSIM_NVRTC_FLAGS", built_in_flags()));
     for (std::string f; flags >> f;) compile_step.push_back(f);
     compile_step.insert(compile_step.end(), {"-c", rewritten, "-o", object + ".o"});
     rc = run(compile_step, log_path);
