@@ -33,12 +33,15 @@ if(WB_CCACHE)
 endif()
 
 # ---- Sanitizers (sim-asan, sim-race presets): the whole host build, no CUDA -------------------
+# -O1 (last on the line, so it wins over the build type's): what AddressSanitizer's and
+# ThreadSanitizer's documentation suggest, and a quarter to a third less compile time than -O2
+# for the simulator's runtime (issue 26: CI and a learner's first --asan/--race build).
 if(WB_SANITIZE STREQUAL "address")
-  add_compile_options(-fsanitize=address,undefined -fno-omit-frame-pointer -g1 -fno-sanitize-recover=undefined)
+  add_compile_options(-fsanitize=address,undefined -fno-omit-frame-pointer -g1 -fno-sanitize-recover=undefined -O1)
   add_link_options(-fsanitize=address,undefined)
   set(WB_CUDA OFF CACHE BOOL "" FORCE)
 elseif(WB_SANITIZE STREQUAL "thread")
-  add_compile_options(-fsanitize=thread -fno-omit-frame-pointer -g1)
+  add_compile_options(-fsanitize=thread -fno-omit-frame-pointer -g1 -O1)
   add_link_options(-fsanitize=thread)
   set(WB_CUDA OFF CACHE BOOL "" FORCE)
 elseif(NOT WB_SANITIZE STREQUAL "")

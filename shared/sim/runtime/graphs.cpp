@@ -58,6 +58,15 @@ struct CUgraphExec_st {
   ~CUgraphExec_st() { delete graph; }
 };
 
+// CUDA frees a program's graphs, nodes and instantiations at exit: under AddressSanitizer they
+// are not leaks to report (as the simulator's other handles).
+template <class T> T *kept_at_exit(T *p) {
+#if defined(CUSIM_ASAN)
+  __lsan_ignore_object(p);
+#endif
+  return p;
+}
+
 namespace cusim {
 namespace rt {
 std::atomic<int> captures_active{0};
@@ -106,7 +115,7 @@ void invalidate_locked(capture *c) {
 
 cudaGraphNode_t add_node_locked(cudaGraph_t g, cudaGraphNodeType type,
                                 const std::vector<cudaGraphNode_t> &deps) {
-  cudaGraphNode_t n = new CUgraphNode_st;
+  cudaGraphNode_t n = kept_at_exit(new CUgraphNode_st);
   n->graph = g;
   n->type = type;
   n->deps = deps;
@@ -160,11 +169,11 @@ bool topological(cudaGraph_t g, std::vector<cudaGraphNode_t> *out) {
 }
 
 cudaGraph_t clone_graph(cudaGraph_t g, std::map<cudaGraphNode_t, cudaGraphNode_t> *map) {
-  cudaGraph_t c = new CUgraph_st;
+  cudaGraph_t c = kept_at_exit(new CUgraph_st);
   std::map<cudaGraphNode_t, cudaGraphNode_t> local;
   if (!map) map = &local;
   for (cudaGraphNode_t n : g->nodes) {
-    cudaGraphNode_t m = new CUgraphNode_st(*n);
+    cudaGraphNode_t m = kept_at_exit(new CUgraphNode_st(*n));
     m->graph = c;
     m->cloned_from = n;
     if (n->child) m->child = clone_graph(n->child, nullptr);
@@ -677,7 +686,7 @@ cudaError_t instantiate(cudaGraphExec_t *out, cudaGraph_t graph, unsigned long l
     return not_simulated(api, "a graph launched from device code (DeviceLaunch)");
   std::lock_guard<std::mutex> lock(gmu);
   if (!live_graph_locked(graph)) return set_error(cudaErrorInvalidValue);
-  cudaGraphExec_t x = new CUgraphExec_st;
+  cudaGraphExec_t x = kept_at_exit(new CUgraphExec_st);
   x->graph = clone_graph(graph, &x->of);
   x->flags = flags;
   if (!topological(x->graph, &x->order)) {
@@ -705,7 +714,7 @@ extern "C" {
 cudaError_t cudaGraphCreate(cudaGraph_t *pGraph, unsigned int flags) {
   if (!pGraph || flags != 0) return set_error(cudaErrorInvalidValue);
   std::lock_guard<std::mutex> lock(gmu);
-  cudaGraph_t g = new CUgraph_st;
+  cudaGraph_t g = kept_at_exit(new CUgraph_st);
   graphs.insert(g);
   *pGraph = g;
   return cudaSuccess;
@@ -1281,9 +1290,9 @@ static cudaError_t begin_capture(const char *api, cudaStream_t stream, cudaGraph
   if (capture_of_locked(stream)) return set_error(cudaErrorIllegalState);
   if (into && (!live_graph_locked(into) || !valid_deps_locked(into, deps, count)))
     return set_error(cudaErrorInvalidValue);
-  capture *c = new capture;
+  capture *c = kept_at_exit(new capture);
   c->id = next_capture_id++;
-  c->graph = into ? into : new CUgraph_st;
+  c->graph = into ? into : kept_at_exit(new CUgraph_st);
   c->into_existing = into != nullptr;
   c->origin = key(stream);
   c->mode = mode;
