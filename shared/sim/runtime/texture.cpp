@@ -486,6 +486,22 @@ bool live_array(const cudaArray *a) {
   return a != nullptr && arrays.count(a) != 0 && !a->freed;
 }
 
+// Puts an object in the first free slot of a table from `next` on; returns the slot plus one (the
+// handle's index), or 0 when every slot is taken.
+template <class T>
+size_t take_slot(std::atomic<T *> (&slots)[table_size], size_t &next, T *object) {
+  std::lock_guard<std::mutex> lock(mu);
+  for (size_t k = 0; k < table_size; ++k) {
+    size_t slot = (next + k) % table_size;
+    if (slots[slot].load(std::memory_order_relaxed) == nullptr) {
+      slots[slot].store(object, std::memory_order_release);
+      next = slot + 1;
+      return slot + 1;
+    }
+  }
+  return 0;
+}
+
 // A copy between host or device memory and an array: checks the direction against where the
 // pointer lies (device memory must hold the whole range).
 cudaError_t check_side(const char *api, const void *p, size_t bytes, cudaMemcpyKind kind,
@@ -775,19 +791,14 @@ cudaError_t cudaCreateTextureObject(cudaTextureObject_t *pTexObject,
       return refuse(cudaErrorInvalidValue);
     }
   }
-  std::lock_guard<std::mutex> lock(mu);
-  for (size_t k = 0; k < table_size; ++k) {
-    size_t slot = (next_slot + k) % table_size;
-    if (table[slot].load(std::memory_order_relaxed) == nullptr) {
-      table[slot].store(t, std::memory_order_release);
-      next_slot = slot + 1;
-      *pTexObject = (cudaTextureObject_t)slot + 1;
-      return cudaSuccess;
-    }
+  size_t slot = take_slot(table, next_slot, t);
+  if (slot == 0) {
+    delete t;
+    report("%s: more than %zu texture objects live at once", api, table_size);
+    return set_error(cudaErrorMemoryAllocation);
   }
-  delete t;
-  report("%s: more than %zu texture objects live at once", api, table_size);
-  return set_error(cudaErrorMemoryAllocation);
+  *pTexObject = (cudaTextureObject_t)slot;
+  return cudaSuccess;
 }
 
 cudaError_t cudaDestroyTextureObject(cudaTextureObject_t texObject) {
@@ -957,19 +968,14 @@ cudaError_t cudaCreateSurfaceObject(cudaSurfaceObject_t *pSurfObject,
   surface *s = new surface;
   s->res = *pResDesc;
   s->array = a;
-  std::lock_guard<std::mutex> lock(mu);
-  for (size_t k = 0; k < table_size; ++k) {
-    size_t slot = (next_surface + k) % table_size;
-    if (surfaces[slot].load(std::memory_order_relaxed) == nullptr) {
-      surfaces[slot].store(s, std::memory_order_release);
-      next_surface = slot + 1;
-      *pSurfObject = surface_tag | (cudaSurfaceObject_t)(slot + 1);
-      return cudaSuccess;
-    }
+  size_t slot = take_slot(surfaces, next_surface, s);
+  if (slot == 0) {
+    delete s;
+    report("%s: more than %zu surface objects live at once", api, table_size);
+    return set_error(cudaErrorMemoryAllocation);
   }
-  delete s;
-  report("%s: more than %zu surface objects live at once", api, table_size);
-  return set_error(cudaErrorMemoryAllocation);
+  *pSurfObject = surface_tag | (cudaSurfaceObject_t)slot;
+  return cudaSuccess;
 }
 
 cudaError_t cudaDestroySurfaceObject(cudaSurfaceObject_t surfObject) {
