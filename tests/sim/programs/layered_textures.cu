@@ -4,7 +4,9 @@
 // with offsets. Texel (i, j) of layer (or face) k holds 100k + 10j + i. Point reads at texel
 // centres are exact; a linear read between two texels of a layer is their mean (weight 1/2, exact
 // in a GPU's 8-bit weights too) and never blends in the next layer. With the argument
-// `not-layered`, a kernel reads the layered texture with tex2D: a mistake (the simulator stops it).
+// `not-layered`, a kernel reads the layered texture with tex2D: a mistake (the simulator stops it);
+// with `layer-out-of-range`, one block reads layer L of L layers (the simulator stops it: stricter
+// than a GPU, whose answer there is not documented).
 #include <cstdio>
 #include <cstring>
 
@@ -120,6 +122,12 @@ int main(int argc, char **argv) {
     read_as_2d<<<1, 1>>>(point, out);
     cudaError_t e = cudaDeviceSynchronize();
     std::printf("tex2D of a layered texture: %s\n", e == cudaSuccess ? "no error" : "failed");
+    return 0;
+  }
+  if (argc > 1 && std::strcmp(argv[1], "layer-out-of-range") == 0) {
+    read_layers<<<L + 1, dim3(W, H)>>>(point, out); // block L reads a layer that does not exist
+    cudaError_t e = cudaDeviceSynchronize();
+    std::printf("layer out of range: %s\n", e == cudaSuccess ? "no error" : "failed");
     return 0;
   }
   read_layers<<<L, dim3(W, H)>>>(point, out);

@@ -4,7 +4,9 @@
 // cudaMemcpy2DFromArray. A 1-D array of uchar4 checks the boundary modes: zero (reads give 0,
 // writes are dropped) and clamp (the nearest element). With an argument, one deliberate mistake:
 // `trap` (a write past the array under the default cudaBoundaryModeTrap: the kernel fails, as a
-// GPU's trap does) or `no-flag` (a surface over an array made without the flag: refused).
+// GPU's trap does), `no-flag` (a surface over an array made without the flag: refused) or
+// `misaligned` (an x that is not a multiple of the access size, which PTX leaves undefined: the
+// simulator stops the kernel, stricter than a GPU).
 #include <cstdio>
 #include <cstring>
 
@@ -39,6 +41,9 @@ __global__ void boundary_1d(cudaSurfaceObject_t surface, uchar4 *zero_read, ucha
 __global__ void write_outside_zero(cudaSurfaceObject_t surface, int n) {
   surf1Dwrite(make_uchar4(9, 9, 9, 9), surface, (n + threadIdx.x) * (int)sizeof(uchar4),
               cudaBoundaryModeZero);
+}
+__global__ void write_misaligned(cudaSurfaceObject_t surface) {
+  surf2Dwrite(1.0f, surface, 2, 0); // x is in bytes: 2 is not a multiple of sizeof(float)
 }
 __global__ void write_past_end(cudaSurfaceObject_t surface) {
   surf2Dwrite(1.0f, surface, W * (int)sizeof(float), 0); // one float past the first row
@@ -79,6 +84,12 @@ int main(int argc, char **argv) {
   if (cudaCreateSurfaceObject(&surface, &res) != cudaSuccess) {
     std::printf("FAIL cudaCreateSurfaceObject\n");
     return 1;
+  }
+  if (std::strcmp(mode, "misaligned") == 0) {
+    write_misaligned<<<1, 1>>>(surface);
+    cudaError_t e = cudaDeviceSynchronize();
+    std::printf("misaligned: %s\n", e == cudaSuccess ? "no error" : "the kernel failed");
+    return 0;
   }
   if (std::strcmp(mode, "trap") == 0) {
     write_past_end<<<1, 1>>>(surface);
