@@ -44,7 +44,7 @@ typedef struct unit {
   size_t name;    /* a token that names it, or NO_TOKEN */
   size_t partner; /* the unit at the same place in the other pass, or NO_TOKEN */
   size_t gap;     /* how many shared units precede it */
-  unsigned char kind, device_only, host_device, defines, system;
+  unsigned char kind, device_only, host_device, host_function, defines, system;
 } unit;
 
 typedef struct pass {
@@ -181,7 +181,10 @@ static int push_unit(splice *s, pass *p, size_t first, size_t last, unsigned cha
   u->kind = kind;
   u->name = NO_TOKEN;
   u->partner = NO_TOKEN;
-  u->system = (unsigned char)p->r.tokens[first].system;
+  /* the user's when any token is (a system header's macro, __host__ say, marks its own) */
+  u->system = 1;
+  for (size_t k = first; k <= last && u->system; k++)
+    if (!p->r.tokens[k].system && !token_is_directive(&p->r, k)) u->system = 0;
   return 1;
 }
 
@@ -223,7 +226,8 @@ static void cut_units(splice *s, pass *p) {
     size_t end = NO_TOKEN, name = NO_TOKEN, open = NO_TOKEN;
     int saw_equals = 0, saw_params = 0, saw_operator = 0, definition = 0;
     int global = 0, device = 0, host = 0, constant = 0, shared = 0, specifiers_done = 0;
-    size_t class_key = NO_TOKEN;
+    int is_constexpr = 0;
+    size_t class_key = NO_TOKEN, last_name = NO_TOKEN;
     int params_after_key = 0;
     size_t j = i;
     while (j < n) {
@@ -245,6 +249,7 @@ static void cut_units(splice *s, pass *p) {
         host |= token_is(r, j, "__host__");
         constant |= token_is(r, j, "__constant__");
         shared |= token_is(r, j, "__shared__");
+        is_constexpr |= token_is(r, j, "constexpr");
       }
       if (token_is(r, j, "template") && token_is_char(r, j + 1, '<')) {
         j = angle_end(r, j + 1) + 1;
@@ -259,6 +264,7 @@ static void cut_units(splice *s, pass *p) {
         j = group_end(r, j) + 1;
         continue;
       }
+      if (!saw_params && !saw_equals && is_name(r, j)) last_name = j;
       if (token_is(r, j, "operator")) saw_operator = 1;
       if (token_is_char(r, j, '=') && !saw_operator) {
         saw_equals = 1;
@@ -317,10 +323,14 @@ static void cut_units(splice *s, pass *p) {
     if (end == NO_TOKEN || end < i) end = j < n ? j : n - 1;
     if (!push_unit(s, p, i, end, UNIT_OTHER)) break;
     unit *u = &p->units[p->unit_count - 1];
-    u->name = name;
+    u->name = name != NO_TOKEN ? name : last_name; /* typedef double real_t; int x = 1; */
     u->device_only = (unsigned char)(global || ((device || constant || shared) && !host));
     u->host_device = (unsigned char)(host && device);
     u->defines = (unsigned char)(definition || saw_equals);
+    /* a host function: kernels never call it, whichever pass's text it has */
+    u->host_function =
+        (unsigned char)(saw_params && !saw_equals && !global && !device && !is_constexpr &&
+                        (class_key == NO_TOKEN || params_after_key));
     i = end + 1;
   }
   free(scopes);
@@ -485,22 +495,31 @@ static void emit(splice *s, emitter *e, pass *p, size_t u) {
   e->last_unit = u;
 }
 
-static void note(splice *s, pass *p, const unit *u, const char *what) {
+static void note(splice *s, pass *p, const unit *u) {
   s->note_count++;
   if (s->note_count > 3) return;
   const frame *f = &s->frames.items[u->frame];
   char number[32];
   snprintf(number, sizeof number, ":%zu: note: ", u->line);
   int ok = buffer_append(&s->notes, f->file, f->file_length) &&
-           buffer_append_text(&s->notes, number) && buffer_append_text(&s->notes, what);
+           buffer_append_text(&s->notes, number) &&
+           buffer_append_text(&s->notes, u->host_device ? "the __host__ __device__ function"
+                                                        : "the declaration");
   if (ok && u->name != NO_TOKEN)
-    ok = buffer_append_text(&s->notes, " '") &&
+    ok = buffer_append_text(&s->notes, u->host_device ? " '" : " of '") &&
          buffer_append(&s->notes, token_text(&p->r, u->name), p->r.tokens[u->name].length) &&
          buffer_append_text(&s->notes, "'");
   ok = ok &&
        buffer_append_text(&s->notes, " differs in nvcc's device pass (__CUDA_ARCH__ defined): the "
-                                     "simulator runs the host pass's text, in kernels too\n");
+                                     "simulator keeps the host pass's, in kernels too\n");
   if (!ok) s->out_of_memory = 1;
+}
+
+static int same_name(const pass *a, const unit *ua, const pass *b, const unit *ub) {
+  return ua->name != NO_TOKEN && ub->name != NO_TOKEN &&
+         a->r.tokens[ua->name].length == b->r.tokens[ub->name].length &&
+         memcmp(token_text(&a->r, ua->name), token_text(&b->r, ub->name),
+                a->r.tokens[ua->name].length) == 0;
 }
 
 /* A hash of (file, line, rank) for the host pass's units: a unit the device pass has elsewhere
@@ -517,13 +536,13 @@ static uint64_t place_hash(const splice *s, const unit *u) {
 static void merge(splice *s) {
   pass *h = &s->host, *d = &s->device;
   size_t nh = h->unit_count, nd = d->unit_count;
-  unsigned char *host_in_gap = calloc(nh + nd + 2, 1);
+  size_t *gap_host = malloc((nh + nd + 2) * sizeof(size_t)); /* each gap's first host unit */
   size_t table_size = 1;
   while (table_size < 2 * nh + 2) table_size *= 2;
   uint64_t *table = calloc(table_size, sizeof(uint64_t));
-  if (!host_in_gap || !table) {
+  if (!gap_host || !table) {
     s->out_of_memory = 1;
-    free(host_in_gap);
+    free(gap_host);
     free(table);
     return;
   }
@@ -534,6 +553,7 @@ static void merge(splice *s) {
     table[k] = key;
   }
   /* First walk: which units are at the same place in both passes, and the gaps between them. */
+  for (size_t g = 0; g < nh + nd + 2; g++) gap_host[g] = NO_TOKEN;
   size_t i = 0, j = 0, gap = 0;
   while (i < nh || j < nd) {
     int c = i >= nh ? 1 : j >= nd ? -1 : compare_units(s, &h->units[i], &d->units[j]);
@@ -543,8 +563,8 @@ static void merge(splice *s) {
       gap++;
       i++, j++;
     } else if (c < 0) {
+      if (gap_host[gap] == NO_TOKEN) gap_host[gap] = i;
       h->units[i++].gap = gap;
-      host_in_gap[gap] = 1;
     } else {
       d->units[j++].gap = gap;
     }
@@ -559,8 +579,7 @@ static void merge(splice *s) {
         emit(s, &e, d, j);
       } else {
         emit(s, &e, h, i);
-        if (!hu->system && !same_text(h, hu, d, du))
-          note(s, h, hu, hu->host_device ? "the __host__ __device__ function" : "the declaration");
+        if (!hu->system && !hu->host_function && !same_text(h, hu, d, du)) note(s, h, hu);
       }
       i++, j++;
     } else if (i < nh && h->units[i].partner == NO_TOKEN &&
@@ -574,11 +593,16 @@ static void merge(splice *s) {
       uint64_t key = place_hash(s, du);
       size_t k = (size_t)key & (table_size - 1);
       while (table[k] != 0 && table[k] != key) k = (k + 1) & (table_size - 1);
-      int host_has_it = table[k] == key;
-      if (du->device_only || (!host_in_gap[du->gap] && !host_has_it))
+      int host_has_it = table[k] == key, host_has_its_own = 0;
+      /* an #if __CUDA_ARCH__ / #else: the host pass declares the same name at that place */
+      for (size_t x = gap_host[du->gap], walked = 0;
+           x != NO_TOKEN && x < nh && h->units[x].partner == NO_TOKEN && walked < RULE_WALK_LIMIT;
+           x++, walked++)
+        if (same_name(h, &h->units[x], d, du)) host_has_its_own = 1;
+      if (du->device_only || (!host_has_its_own && !host_has_it))
         emit(s, &e, d, j);
-      else if (!du->system && !host_has_it)
-        note(s, d, du, "code seen by nvcc's device pass alone, beside host code of its own,");
+      else if (!du->system && !host_has_it && !du->host_function)
+        note(s, d, du);
       j++;
     } else {
       i++; /* unreachable: a matched host unit always meets its partner */
@@ -594,7 +618,7 @@ static void merge(splice *s) {
              s->note_count - 3, s->note_count - 3 == 1 ? "" : "s");
     if (!buffer_append_text(&s->notes, more)) s->out_of_memory = 1;
   }
-  free(host_in_gap);
+  free(gap_host);
   free(table);
 }
 
