@@ -83,9 +83,9 @@ function(cusim_add_executable target)
       set(device "${CMAKE_CURRENT_BINARY_DIR}/${target}.cusim/${flat}.device.ii")
       set(preprocess "${CMAKE_CXX_COMPILER}" ${cusim_cxx_flags} ${cusim_std} -x c++ -E
           -DCUSIM_PREPROCESS ${checked_define} "$<TARGET_PROPERTY:${target},COMPILE_OPTIONS>"
-          "$<$<BOOL:${defines}>:-D$<JOIN:${defines},;-D>>"
+          "$<$<BOOL:${defines}>:-D$<JOIN:${defines},$<SEMICOLON>-D>>"
           -iquote "${dir}" -iquote "${CMAKE_CURRENT_SOURCE_DIR}"
-          "$<$<BOOL:${includes}>:-I$<JOIN:${includes},;-I>>"
+          "$<$<BOOL:${includes}>:-I$<JOIN:${includes},$<SEMICOLON>-I>>"
           -isystem "${CUSIM_INCLUDE_DIR}" "-include${CUSIM_INCLUDE_DIR}/cusim_prelude.h")
       add_custom_command(
         OUTPUT "${out}"
