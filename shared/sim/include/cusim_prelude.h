@@ -16,7 +16,9 @@
 #define __CUDACC_VER_MAJOR__ 13
 #define __CUDACC_VER_MINOR__ 0
 #define __CUDACC_VER_BUILD__ 0
+#ifndef __CUDA_ARCH_LIST__ /* NVRTC defines its own (runtime/nvrtc.cpp) */
 #define __CUDA_ARCH_LIST__ 900
+#endif
 #ifdef CUSIM_DEVICE_PASS
 #define __CUDA_ARCH__ 900 /* cudaGetDeviceProperties: major 9, minor 0 */
 #endif
