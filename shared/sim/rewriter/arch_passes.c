@@ -11,12 +11,14 @@
  *   - the two lists are merged in source order: at a position both passes have, a device-only
  *     unit comes from the device pass, any other from the host pass; a device-only definition
  *     that only the host pass has is left out (nvcc compiles none of it); a unit only the device
- *     pass has is taken when it is device-only, or when the host pass has nothing at that place
- *     (an #if __CUDA_ARCH__ without #else: a helper type of device code, an #include).
+ *     pass has is taken when it is device-only, or when the host pass declares nothing of that
+ *     name at that place (between the same two shared units) and has no unit at that file and
+ *     line elsewhere (an #if __CUDA_ARCH__ without #else: a helper type of device code, an
+ *     #include).
  * Where the simulator cannot do what nvcc does, one note says what runs: a unit other than a
- * device-only one (a __host__ __device__ function, a class, a declaration) whose text differs
- * between the passes runs the host pass's text in kernels too, as does code that only the device
- * pass has beside host code of its own at that place.
+ * device-only one or a host function (a __host__ __device__ function, a class member, a type, a
+ * variable) whose text differs between the passes runs the host pass's text in kernels too, as
+ * does a declaration that the device pass has beside the host pass's own of the same name.
  * The merged file keeps its linemarkers (without the include flags 1 and 2, whose nesting the
  * splice breaks), so errors and __LINE__ still name the program's own lines. */
 #include "rewriter_internal.h"
