@@ -1,8 +1,8 @@
 // __CUDA_ARCH__ as nvcc defines it: in device code only, where it is the architecture the code
-// was compiled for (900 for nvcc -arch=sm_90 on an H100 or H200, whose compute capability
-// cudaGetDeviceProperties reports as 9.0); host code never sees it. Each test below has two
-// branches that give different answers; a GPU runs the device branch in kernels and device
-// functions, in this file and in the included header, and the host branch in main.
+// was compiled for (900 for nvcc -arch=sm_90, run on an H100 or H200, whose compute capability
+// cudaGetDeviceProperties reports as 9.0; 750 for -arch=sm_75 there); host code never sees it. Each
+// test below has two branches that give different answers; a GPU runs the device branch in kernels
+// and device functions, in this file and in the included header, and the host branch in main.
 #include <cuda_runtime.h>
 #include <stdio.h>
 
@@ -69,7 +69,16 @@ static int host_architecture(void) {
 int main(void) {
   cudaDeviceProp prop;
   CHECK(cudaGetDeviceProperties(&prop, 0));
-  int device_arch = prop.major * 100 + prop.minor * 10; // built for the device: -arch=sm_90
+  // The architecture the device's code was compiled for: the newest of those the build made
+  // (nvcc -arch=sm_90: __CUDA_ARCH_LIST__ is 900, in host code too) that the device can run.
+  int capability = prop.major * 100 + prop.minor * 10, device_arch = capability;
+#ifdef __CUDA_ARCH_LIST__
+  static const int built_for[] = {__CUDA_ARCH_LIST__};
+  device_arch = 0;
+  for (size_t i = 0; i < sizeof built_for / sizeof built_for[0]; i++) {
+    if (built_for[i] <= capability && built_for[i] > device_arch) device_arch = built_for[i];
+  }
+#endif
 
   int *d_out;
   CHECK(cudaMalloc(&d_out, 4 * sizeof(int)));
