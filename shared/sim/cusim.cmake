@@ -5,6 +5,7 @@
 # cusim_prelude.h force-included and the simulator's headers first on the include path; .c and
 # .cpp files compile normally with those headers on the path; the program links libcusim.
 set(CUSIM_INCLUDE_DIR "${CMAKE_CURRENT_LIST_DIR}/include" CACHE INTERNAL "the simulator's headers")
+set(CUSIM_BIN_DIR "${CMAKE_CURRENT_LIST_DIR}/bin" CACHE INTERNAL "the simulator's scripts")
 
 # The memory checker (runtime/instrument.cpp): a program's .cu files are compiled with the
 # compiler's ThreadSanitizer instrumentation, whose per-access callbacks the simulator defines
@@ -76,18 +77,24 @@ function(cusim_add_executable target)
       # their linemarkers say so, the target's own -I/-D/options), then rewrite: launches in
       # macros and in included headers are plain text by then. The depfile keeps Ninja's
       # header dependencies right.
+      # nvcc's device pass (__CUDA_ARCH__ defined) too, where the program's own files mention
+      # __CUDA_ARCH__ (bin/cusim-device-pass; otherwise its file is empty): the rewriter takes
+      # kernels and __device__-only code from it (rewriter/arch_passes.c).
+      set(device "${CMAKE_CURRENT_BINARY_DIR}/${target}.cusim/${flat}.device.ii")
+      set(preprocess "${CMAKE_CXX_COMPILER}" ${cusim_cxx_flags} ${cusim_std} -x c++ -E
+          -DCUSIM_PREPROCESS ${checked_define} "$<TARGET_PROPERTY:${target},COMPILE_OPTIONS>"
+          "$<$<BOOL:${defines}>:-D$<JOIN:${defines},$<SEMICOLON>-D>>"
+          -iquote "${dir}" -iquote "${CMAKE_CURRENT_SOURCE_DIR}"
+          "$<$<BOOL:${includes}>:-I$<JOIN:${includes},$<SEMICOLON>-I>>"
+          -isystem "${CUSIM_INCLUDE_DIR}" "-include${CUSIM_INCLUDE_DIR}/cusim_prelude.h")
       add_custom_command(
         OUTPUT "${out}"
         COMMAND "${CMAKE_COMMAND}" -E make_directory "${CMAKE_CURRENT_BINARY_DIR}/${target}.cusim"
-        COMMAND "${CMAKE_CXX_COMPILER}" ${cusim_cxx_flags} ${cusim_std} -x c++ -E -DCUSIM_PREPROCESS
-                ${checked_define} "$<TARGET_PROPERTY:${target},COMPILE_OPTIONS>"
-                "$<$<BOOL:${defines}>:-D$<JOIN:${defines},;-D>>"
-                -iquote "${dir}" -iquote "${CMAKE_CURRENT_SOURCE_DIR}"
-                "$<$<BOOL:${includes}>:-I$<JOIN:${includes},;-I>>"
-                -isystem "${CUSIM_INCLUDE_DIR}" "-include${CUSIM_INCLUDE_DIR}/cusim_prelude.h"
-                -MD -MF "${out}.d" -MT "${out}" "${abs}" -o "${preprocessed}"
-        COMMAND cusim-rewrite "${preprocessed}" "${out}"
-        DEPENDS cusim-rewrite "${abs}"
+        COMMAND ${preprocess} -MD -MF "${out}.d" -MT "${out}" "${abs}" -o "${preprocessed}"
+        COMMAND "${CUSIM_BIN_DIR}/cusim-device-pass" "${preprocessed}" "${device}"
+                ${preprocess} -DCUSIM_DEVICE_PASS "${abs}" -o "${device}"
+        COMMAND cusim-rewrite "--device-pass=${device}" "${preprocessed}" "${out}"
+        DEPENDS cusim-rewrite "${abs}" "${CUSIM_BIN_DIR}/cusim-device-pass"
         DEPFILE "${out}.d"
         COMMENT "cusim-rewrite ${rel}"
         COMMAND_EXPAND_LISTS

@@ -363,6 +363,48 @@ static int arch_load(void) {
   return 0;
 }
 
+// __CUDA_ARCH__ in a module: NVRTC compiles device code only, with the architecture asked for
+// (compute_75 by default), and -arch=compute_90a adds the family- and arch-specific macros.
+static const char *arch_kernel =
+    "#ifndef __CUDA_ARCH_SPECIFIC__\n#define __CUDA_ARCH_SPECIFIC__ 0\n#endif\n"
+    "#ifndef __CUDA_ARCH_FAMILY_SPECIFIC__\n#define __CUDA_ARCH_FAMILY_SPECIFIC__ 0\n#endif\n"
+    "extern \"C\" __global__ void arch(int *out) {\n"
+    "#ifdef __CUDA_ARCH__\n"
+    "  out[0] = __CUDA_ARCH__;\n"
+    "#else\n"
+    "  out[0] = -1;\n"
+    "#endif\n"
+    "  out[1] = __CUDA_ARCH_LIST__;\n"
+    "  out[2] = __CUDA_ARCH_FAMILY_SPECIFIC__;\n"
+    "  out[3] = __CUDA_ARCH_SPECIFIC__;\n"
+    "}\n";
+
+static int arch_macro(void) {
+  context();
+  const char *cases[] = {NULL, "-arch=compute_90", "-arch=compute_90a"};
+  CUdeviceptr d;
+  CU(cuMemAlloc(&d, 4 * sizeof(int)));
+  for (size_t c = 0; c < sizeof cases / sizeof cases[0]; ++c) {
+    nvrtcResult r;
+    char *image = compile(arch_kernel, "arch.cu", cases[c] ? 1 : 0, &cases[c], &r, 0);
+    if (!image) return 1;
+    CUmodule module;
+    CUfunction f;
+    CU(cuModuleLoadData(&module, image));
+    CU(cuModuleGetFunction(&f, module, "arch"));
+    void *args[] = {&d};
+    CU(cuLaunchKernel(f, 1, 1, 1, 1, 1, 1, 0, NULL, args, NULL));
+    int out[4];
+    CU(cuMemcpyDtoH(out, d, sizeof out));
+    printf("%s: __CUDA_ARCH__ %d, list %d, family-specific %d, specific %d\n",
+           cases[c] ? cases[c] : "no -arch", out[0], out[1], out[2], out[3]);
+    CU(cuModuleUnload(module));
+    free(image);
+  }
+  CU(cuMemFree(d));
+  return 0;
+}
+
 // Values in the argument array where the addresses of the arguments belong: cuLaunchKernel copies
 // each argument from the address given, so on a GPU the host crashes inside the call (device
 // memory is not the host's). The simulator refuses the launch and names the entry.
@@ -404,8 +446,9 @@ int main(int argc, char **argv) {
   if (!strcmp(which, "two_modules")) return two_modules();
   if (!strcmp(which, "arch_load")) return arch_load();
   if (!strcmp(which, "args_by_value")) return args_by_value();
+  if (!strcmp(which, "arch_macro")) return arch_macro();
   printf("usage: sim_nvrtc_cases "
          "seed|features|compile_error|bad_option|driver_errors|bounds|two_modules|arch_load|args_"
-         "by_value\n");
+         "by_value|arch_macro\n");
   return 2;
 }

@@ -14,7 +14,7 @@
 #define CUDART_VERSION 13000
 #define __CUDART_API_VERSION CUDART_VERSION
 #define CUDA_VERSION 13000
-/* Marks a build for the simulator (__CUDACC__ is defined for .cu files, __CUDA_ARCH__ never). */
+/* Marks a build for the simulator (__CUDACC__ for .cu files, __CUDA_ARCH__ in device code). */
 #define CUSIM 1
 
 #ifdef __cplusplus

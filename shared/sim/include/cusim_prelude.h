@@ -5,14 +5,23 @@
 #pragma GCC system_header
 
 /* What nvcc defines for a .cu file, in both of its passes (programs test them: `#ifdef
-   __CUDACC__` around __host__ __device__, `__CUDACC_VER_MAJOR__ >= 11`). There is one pass here,
-   a host pass that also runs the kernels, so __CUDA_ARCH__ stays undefined: code inside
-   `#ifdef __CUDA_ARCH__` is never compiled, and its `#else` branch runs in kernels too. */
+   __CUDACC__` around __host__ __device__, `__CUDACC_VER_MAJOR__ >= 11`); __CUDA_ARCH_LIST__ is
+   the architectures a build makes code for (nvcc -arch=sm_90: 900, the simulated GPU's).
+   __CUDA_ARCH__ is defined in nvcc's device pass only. A simulator build preprocesses the file
+   as the host pass sees it and, where the program's own files mention __CUDA_ARCH__, a second
+   time as the device pass does (CUSIM_DEVICE_PASS, below); cusim-rewrite --device-pass then
+   takes the kernels and __device__-only functions from the second (rewriter/arch_passes.c). */
 #define __CUDACC__ 1
 #define __NVCC__ 1
 #define __CUDACC_VER_MAJOR__ 13
 #define __CUDACC_VER_MINOR__ 0
 #define __CUDACC_VER_BUILD__ 0
+#ifndef __CUDA_ARCH_LIST__ /* NVRTC defines its own (runtime/nvrtc.cpp) */
+#define __CUDA_ARCH_LIST__ 900
+#endif
+#ifdef CUSIM_DEVICE_PASS
+#define __CUDA_ARCH__ 900 /* cudaGetDeviceProperties: major 9, minor 0 */
+#endif
 
 /* Standard headers that use names the qualifier macros below would break
    (libstdc++'s shared_ptr_base.h writes __attribute__((__noinline__))): included first. */
@@ -33,7 +42,11 @@
 #define __device__
 #define __host__
 #endif
+#ifdef CUSIM_DEVICE_PASS
+#define __constant__ __constant__ /* the splice needs it; the merged file has it blanked */
+#else
 #define __constant__
+#endif
 #define __managed__
 #define __forceinline__ inline __attribute__((always_inline))
 #define __noinline__ __attribute__((noinline))

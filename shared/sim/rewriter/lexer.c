@@ -359,9 +359,12 @@ static int note_linemarker(rewriter *r, size_t start, size_t end) {
   while (p < end && s[p] != '"') p += s[p] == '\\' ? 2 : 1;
   if (p >= end) return 1;
   size_t file_length = p - file_start;
-  int system = 0;
+  int system = 0, flags = 0;
   for (p++; p < end; p++)
-    if (s[p] == '3' && (s[p - 1] == ' ' || s[p - 1] == '\t')) system = 1;
+    if (s[p] >= '1' && s[p] <= '4' && (s[p - 1] == ' ' || s[p - 1] == '\t') &&
+        (p + 1 == end || s[p + 1] == ' ' || s[p + 1] == '\t' || s[p + 1] == '\r'))
+      flags |= 1 << (s[p] - '0');
+  system = (flags >> 3) & 1;
   r->in_system_header = system;
   size_t next_line = end;
   while (next_line < r->source_size && r->source[next_line] != '\n') next_line++;
@@ -377,6 +380,9 @@ static int note_linemarker(rewriter *r, size_t start, size_t end) {
   m->file_start = file_start;
   m->file_length = file_length;
   m->system = system;
+  m->start = start;
+  m->end = end;
+  m->flags = flags;
   return 2;
 }
 

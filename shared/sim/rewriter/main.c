@@ -7,7 +7,8 @@
 #include <string.h>
 
 static const char usage[] =
-    "usage: cusim-rewrite [--no-branch-sites] [--device-warnings=LIST] INPUT.cu OUTPUT.cpp\n"
+    "usage: cusim-rewrite [--no-branch-sites] [--device-warnings=LIST] [--device-pass=FILE]\n"
+    "                     INPUT.cu OUTPUT.cpp\n"
     "       cusim-rewrite INPUT.cu -o OUTPUT.cpp\n"
     "Rewrites a CUDA C file into C++ for the CPU simulator: kernel launches become calls of\n"
     "::cusim::launch, __shared__ declarations become references into the block's shared memory,\n"
@@ -18,6 +19,11 @@ static const char usage[] =
     "--device-warnings=-Wall,-Wsign-compare: on preprocessed input, those host-compiler\n"
     "warnings never fail the build in __global__ and __device__-only functions, whose bodies\n"
     "nvcc's host compiler never sees (nvcc-sim passes the -W options of a -Werror build).\n"
+    "--device-pass=DEVICE.ii: INPUT is a .cu file preprocessed as nvcc's host pass sees it, and\n"
+    "DEVICE.ii the same file as its device pass does (-D__CUDA_ARCH__=900 -DCUSIM_DEVICE_PASS);\n"
+    "the kernels and __device__-only declarations come from DEVICE.ii, the rest from INPUT, and\n"
+    "a note names each place where the simulator cannot do what nvcc does. An empty DEVICE.ii\n"
+    "means one pass is all there is (the program never mentions __CUDA_ARCH__).\n"
     "Exit status: 0 done, 1 errors in the input (reported as file:line:col: error: ...),\n"
     "2 usage error.\n";
 
@@ -61,8 +67,41 @@ static int read_all(FILE *file, memory *input) {
   return !ferror(file) && !input->failed;
 }
 
+/* --device-pass: input becomes the two passes spliced (arch_passes.c); its notes go to stderr. */
+static int splice_device_pass(memory *input, const char *name, const char *device_path) {
+  FILE *file = fopen(device_path, "rb");
+  if (!file) {
+    fprintf(stderr, "%s: error: cannot open: %s\n", device_path, strerror(errno));
+    return 0;
+  }
+  memory device = {0};
+  int read_ok = read_all(file, &device);
+  fclose(file);
+  if (!read_ok) {
+    fprintf(stderr, "%s: error: cannot read\n", device_path);
+    free(device.data);
+    return 0;
+  }
+  if (device.size == 0) return 1; /* one pass: nothing to splice */
+  memory merged = {0};
+  cusim_sink merged_sink = {memory_write, &merged};
+  cusim_sink note_sink = {stream_write, stderr};
+  int failed = cusim_splice_passes(input->data, input->size, device.data, device.size, merged_sink,
+                                   note_sink) ||
+               merged.failed;
+  free(device.data);
+  if (failed) {
+    fprintf(stderr, "%s: error: out of memory\n", name);
+    free(merged.data);
+    return 0;
+  }
+  free(input->data);
+  *input = merged;
+  return 1;
+}
+
 int main(int argc, char **argv) {
-  const char *input_path = NULL, *output_path = NULL;
+  const char *input_path = NULL, *output_path = NULL, *device_path = NULL;
   int options_done = 0;
   for (int i = 1; i < argc; i++) {
     const char *argument = argv[i];
@@ -77,6 +116,8 @@ int main(int argc, char **argv) {
     } else if (!options_done && strncmp(argument, "--device-warnings=", 18) == 0) {
       if (!cusim_rewrite_set_device_warnings(argument + 18))
         return usage_error("--device-warnings takes -W options separated by commas: ", argument);
+    } else if (!options_done && strncmp(argument, "--device-pass=", 14) == 0) {
+      device_path = argument + 14;
     } else if (!options_done && strcmp(argument, "-o") == 0) {
       if (i + 1 >= argc) return usage_error("-o needs a file name", NULL);
       if (output_path) return usage_error("more than one output file", NULL);
@@ -113,6 +154,10 @@ int main(int argc, char **argv) {
   memory output = {0};
   cusim_sink output_sink = {memory_write, &output};
   cusim_sink error_sink = {stream_write, stderr};
+  if (device_path && !splice_device_pass(&input, name, device_path)) {
+    free(input.data);
+    return 1;
+  }
   int failed = cusim_rewrite_buffer(input.data, input.size, name, output_sink, error_sink);
   free(input.data);
   if (!failed && output.failed) {

@@ -38,6 +38,16 @@ void cusim_rewrite_set_branch_sites(int on);
  * used, not copied: it must live as long as the rewrites. */
 int cusim_rewrite_set_device_warnings(const char *list);
 
+/* nvcc's two passes in one file (issue 27; arch_passes.c): host is the .cu file preprocessed as
+ * nvcc's host pass sees it (__CUDA_ARCH__ undefined), device as its device pass does
+ * (__CUDA_ARCH__ defined, __constant__ kept in the text: CUSIM_DEVICE_PASS in cusim_prelude.h).
+ * Writes to output one preprocessed file whose __global__ and __device__-only declarations are
+ * the device pass's and everything else the host pass's, and to notes one line per place where
+ * that differs from nvcc ("file:line: note: ..."; at most three, then a count). Returns 0, or 1
+ * when out of memory or an input is 4 GiB or more (then nothing is written). */
+int cusim_splice_passes(const char *host, size_t host_size, const char *device, size_t device_size,
+                        cusim_sink output, cusim_sink notes);
+
 #ifdef __cplusplus
 }
 #endif

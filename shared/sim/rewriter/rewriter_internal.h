@@ -47,6 +47,8 @@ typedef struct linemarker {
   size_t line;
   size_t file_start, file_length; /* the name, between the quotes, in the input */
   int system;
+  size_t start, end; /* the directive's bytes (arch_passes.c copies it without flags 1 and 2) */
+  int flags;         /* bit N set for flag N (1 enters a file, 2 returns to one, 3, 4) */
 } linemarker;
 
 typedef struct edit {

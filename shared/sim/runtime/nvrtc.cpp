@@ -480,6 +480,14 @@ nvrtcResult compile(nvrtcProgram prog, int count, const char *const *given) {
                                 "-DCUSIM_PREPROCESS",
                                 "-D__CUDACC_RTC__",
                                 "-I" + src_dir};
+  // NVRTC compiles device code only: __CUDA_ARCH__ and __CUDA_ARCH_LIST__ are the architecture
+  // asked for (compute_75 by default: 750); an 'a' or 'f' one adds __CUDA_ARCH_FAMILY_SPECIFIC__,
+  // an 'a' one __CUDA_ARCH_SPECIFIC__ too, as NVRTC 13.0 defines them (asked on the CPU; test:
+  // unit.sim.nvrtc.arch_macro).
+  std::string arch = std::to_string(o.arch * 10);
+  step.insert(step.end(), {"-D__CUDA_ARCH__=" + arch, "-D__CUDA_ARCH_LIST__=" + arch});
+  if (o.suffix == 'a' || o.suffix == 'f') step.push_back("-D__CUDA_ARCH_FAMILY_SPECIFIC__=" + arch);
+  if (o.suffix == 'a') step.push_back("-D__CUDA_ARCH_SPECIFIC__=" + arch);
   step.insert(step.end(), o.preprocessor.begin(), o.preprocessor.end());
   step.insert(step.end(), {"-isystem", include, "-isystem", include + "/unsupported", "-include",
                            "cusim_prelude.h", path, "-o", preprocessed});

@@ -60,14 +60,18 @@ expect_pass "separate compilation with -c, then link" \
   bash -c "'$nvcc_sim' -c -o hello.o '$programs/hello_blocks.cu' && '$nvcc_sim' hello.o -o hello && ./hello"
 expect_pass "-run" "$nvcc_sim" -run -o stencil "$programs/stencil_1d.cu"
 
-# __CUDA_ARCH__ in the program's own files: one note names the first line that tests it
-# (kernel_arguments.cu does, twice, in __host__ __device__ members); a program without it, none.
+# __CUDA_ARCH__ in the program's own files: nvcc's device pass is preprocessed too and kernels take
+# their code from it (arch_branches.cu); where the simulator cannot (kernel_arguments.cu tests it
+# in two __host__ __device__ members) one note names each; a program without it, none.
 output=$("$nvcc_sim" -o kernel_arguments "$programs/kernel_arguments.cu" 2>&1 && ./kernel_arguments 2>&1)
+arch=$("$nvcc_sim" -o arch_branches "$programs/arch_branches.cu" 2>&1 && ./arch_branches 2>&1)
 quiet=$("$nvcc_sim" -o vector_add_again "$programs/vector_add.cu" 2>&1)
 if grep -q '^PASS' <<<"$output" &&
-  grep -Eq 'nvcc-sim: note: [^ ]*kernel_arguments.cu:16 tests __CUDA_ARCH__ \(and 1 more\): nvcc compiles device code with it defined' <<<"$output" &&
-  ! grep -q __CUDA_ARCH__ <<<"$quiet"; then
-  echo "ok: a note where the program tests __CUDA_ARCH__, none where it does not"
+  grep -Eq "kernel_arguments.cu:15: note: the __host__ __device__ function 'Tally' differs in nvcc's device pass \(__CUDA_ARCH__ defined\): the simulator keeps the host pass's, in kernels too" <<<"$output" &&
+  grep -q "kernel_arguments.cu:20: note: the __host__ __device__ function 'Tally'" <<<"$output" &&
+  grep -q '^PASS arch_branches (__CUDA_ARCH__ 900 in device code' <<<"$arch" &&
+  ! grep -q note <<<"$arch" && ! grep -q __CUDA_ARCH__ <<<"$quiet"; then
+  echo "ok: kernels see __CUDA_ARCH__ 900, a note where the simulator cannot, none elsewhere"
 else
   fail "__CUDA_ARCH__ note: $output / $quiet"
 fi
