@@ -157,22 +157,26 @@ template <class T> inline T abs(T a) { /* abs.s32 of INT_MIN is INT_MIN */
 }
 /* The full product, in twice the width (128 bits for 64-bit operands). */
 template <class T> struct wide;
-template <> struct wide<u16> { using type = u32; };
-template <> struct wide<s16> { using type = s32; };
-template <> struct wide<u32> { using type = u64; };
-template <> struct wide<s32> { using type = s64; };
-template <> struct wide<u64> { using type = unsigned __int128; };
-template <> struct wide<s64> { using type = __int128; };
+template <class W, class U> struct wide_types {
+  using type = W;  /* signed as T */
+  using utype = U; /* its unsigned twin (std::make_unsigned knows no __int128 in strict C++17) */
+};
+template <> struct wide<u16> : wide_types<u32, u32> {};
+template <> struct wide<s16> : wide_types<s32, u32> {};
+template <> struct wide<u32> : wide_types<u64, u64> {};
+template <> struct wide<s32> : wide_types<s64, u64> {};
+template <> struct wide<u64> : wide_types<unsigned __int128, unsigned __int128> {};
+template <> struct wide<s64> : wide_types<__int128, unsigned __int128> {};
 template <class T> inline typename wide<T>::type mul_wide(T a, T b) {
   using W = typename wide<T>::type;
-  return (W)((std::make_unsigned_t<W>)(W)a * (std::make_unsigned_t<W>)(W)b);
+  using U = typename wide<T>::utype;
+  return (W)((U)(W)a * (U)(W)b);
 }
 template <class T> inline T mul_lo(T a, T b) {
   return (T)(uns<T>)mul_wide(a, b);
 }
 template <class T> inline T mul_hi(T a, T b) {
-  return (T)(uns<T>)((std::make_unsigned_t<typename wide<T>::type>)mul_wide(a, b) >>
-                     (8 * sizeof(T)));
+  return (T)(uns<T>)((typename wide<T>::utype)mul_wide(a, b) >> (8 * sizeof(T)));
 }
 template <class T> inline T mad_lo(T a, T b, T c) {
   return add(mul_lo(a, b), c);
@@ -181,7 +185,8 @@ template <class T> inline T mad_hi(T a, T b, T c) {
   return add(mul_hi(a, b), c);
 }
 template <class T, class W> inline W mad_wide(T a, T b, W c) {
-  return (W)((std::make_unsigned_t<W>)mul_wide(a, b) + (std::make_unsigned_t<W>)c);
+  using U = typename wide<T>::utype;
+  return (W)((U)mul_wide(a, b) + (U)c);
 }
 template <class T> inline T min(T a, T b) {
   return b < a ? b : a;

@@ -22,7 +22,6 @@ enum { MAX_OPERANDS = 30, MAX_LOCALS = 64, MAX_TEMPLATE = 8192, MAX_PARTS = 6 };
 typedef struct asm_operand {
   char letter;        /* h r l f d n */
   char mode;          /* 'i' input, '=' output, '+' read and written */
-  int tied;           /* an input that names output N ("0"): its index, else -1 */
   size_t constraint;  /* the constraint's string token */
   size_t open, close; /* the parentheses of the C expression */
 } asm_operand;
@@ -289,8 +288,7 @@ static int read_value(ptx_state *s, const ptx_token *t, const char *opcode, ptx_
       refuse(s, "inline PTX '%s' names an operand the asm statement does not have", opcode);
       return 0;
     }
-    const asm_operand *o = &s->ops[t->operand];
-    int reg = o->tied >= 0 ? o->tied : t->operand;
+    int reg = t->operand;
     char letter = s->ops[reg].letter;
     v->what = letter == 'n' ? 'i' : 'o';
     v->kind = letter == 'n' ? 'n' : (letter == 'f' || letter == 'd') ? 'f' : 'i';
@@ -788,22 +786,18 @@ static size_t read_operand(const rewriter *r, size_t k, asm_operand *o) {
   return NO_TOKEN;
 }
 
-/* The constraint's letter and mode: "=r", "+l", "f", "n", "0"; 0 when nvcc's list lacks it. */
-static int read_constraint(const rewriter *r, asm_operand *o, int output, int outputs) {
+/* The constraint's letter and mode: "=r", "+l", "f", "n"; 0 for any other (nvcc takes no
+ * other but "C", and no matching "0": "asm operand type size(4) does not match ... '0'"). */
+static int read_constraint(const rewriter *r, asm_operand *o, int output) {
   char text[16];
   size_t length = 0;
   if (r->tokens[o->constraint].length > 12) return 0;
   if (!decode_string(r, o->constraint, text, &length, sizeof text)) return 0;
   const char *p = text;
   o->mode = 'i';
-  o->tied = -1;
   if (output) {
     if (*p != '=' && *p != '+') return 0;
     o->mode = *p++;
-  }
-  if (!output && p[0] >= '0' && p[0] <= '9' && p[1] == '\0') {
-    o->tied = p[0] - '0';
-    return o->tied < outputs;
   }
   if (p[1] != '\0' || !strchr(output ? "hrlfd" : "hrlfdn", p[0]) || p[0] == '\0') return 0;
   o->letter = p[0];
@@ -831,7 +825,7 @@ size_t rewrite_inline_ptx(rewriter *r, size_t at) {
   for (size_t g = at + 1; !token_is_char(r, g, '('); g++)
     if (token_is(r, g, "goto")) refuse(s, "inline PTX: the simulator does not run asm goto%s", "");
   /* the sections: outputs, inputs, clobbers ('::' when the outputs are empty) */
-  int section = 0, outputs = 0, memory_clobber = 0;
+  int section = 0, memory_clobber = 0;
   for (;;) {
     if (token_is_char(r, k, ')')) break;
     if (token_is(r, k, "::")) {
@@ -851,14 +845,12 @@ size_t rewrite_inline_ptx(rewriter *r, size_t at) {
       asm_operand *o = &s->ops[s->op_count];
       size_t next = read_operand(r, k, o);
       if (next == NO_TOKEN) break;
-      if (!read_constraint(r, o, section == 1, outputs)) {
+      if (!read_constraint(r, o, section == 1)) {
         char constraint[32];
         size_t length = 0;
         if (!decode_string(r, k, constraint, &length, 24)) snprintf(constraint, 24, "...");
         refuse(s, "inline PTX: the simulator does not take the constraint \"%s\"", constraint);
       }
-      if (o->tied >= 0) o->letter = s->ops[o->tied].letter;
-      if (section == 1) outputs++;
       s->op_count++;
       k = next;
       if (!token_is_char(r, k, ',')) break;
@@ -901,12 +893,6 @@ size_t rewrite_inline_ptx(rewriter *r, size_t at) {
     scratch_text(r, param);
   }
   scratch_text(r, ") { namespace cusim_ptx = ::cusim::ptx; ");
-  for (int n = 0; n < s->op_count; n++)
-    if (s->ops[n].tied >= 0) {
-      char copy[64];
-      snprintf(copy, sizeof copy, "cusim_p%d = cusim_p%d; ", s->ops[n].tied, n);
-      scratch_text(r, copy);
-    }
   if (s->code.size && !buffer_append(&r->scratch, s->code.data, s->code.size)) r->out_of_memory = 1;
   scratch_text(r, " }");
   size_t from = r->tokens[at].start;
@@ -914,13 +900,13 @@ size_t rewrite_inline_ptx(rewriter *r, size_t at) {
     const asm_operand *o = &s->ops[n];
     if (n > 0) {
       r->scratch.size = 0;
-      if (s->ops[n - 1].letter == 'n' && s->ops[n - 1].tied < 0)
+      if (s->ops[n - 1].letter == 'n')
         scratch_text(r, ">{})");
       else
         scratch_text(r, ")");
     }
     char open[96];
-    if (o->letter == 'n' && o->tied < 0)
+    if (o->letter == 'n')
       snprintf(open, sizeof open, ", ::cusim::ptx::in_n(::std::integral_constant<long long, ");
     else
       snprintf(open, sizeof open, ", ::cusim::ptx::%s<'%c'>(",
@@ -932,11 +918,9 @@ size_t rewrite_inline_ptx(rewriter *r, size_t at) {
     add_edit(r, at, from, r->tokens[o->constraint].start + r->tokens[o->constraint].length);
     from = r->tokens[o->close].start + r->tokens[o->close].length;
   }
-  r->scratch.size = 0;
+  if (s->op_count > 0) r->scratch.size = 0; /* else the tail follows the lambda */
   if (s->op_count > 0)
-    scratch_text(r, s->ops[s->op_count - 1].letter == 'n' && s->ops[s->op_count - 1].tied < 0
-                        ? ">{}))"
-                        : "))");
+    scratch_text(r, s->ops[s->op_count - 1].letter == 'n' ? ">{}))" : "))");
   else
     scratch_text(r, ")");
   add_edit(r, at, from, r->tokens[close].start + 1);
