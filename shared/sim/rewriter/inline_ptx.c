@@ -363,7 +363,7 @@ static int value_fits(ptx_state *s, const ptx_value *v, char kind, int bits, con
 typedef struct instruction {
   char opcode[64];
   char base[16];
-  char mods[MAX_PARTS][16];
+  char mods[MAX_PARTS + 2][16];
   int mod_count;
   char kind; /* the type's kind, or 0 where the opcode has no type */
   int bits;
@@ -689,7 +689,10 @@ static void translate_instruction(ptx_state *s, const ptx_token *first) {
   instruction in;
   const shape *sh = split_opcode(first->text, &in);
   if (!sh) {
-    refuse(s, "inline PTX '%s': the simulator does not run this PTX instruction", first->text);
+    refuse(s,
+           "inline PTX '%s': the simulator does not run this PTX instruction (its subset: "
+           "docs/other-programs.md)",
+           first->text);
     return;
   }
   ptx_token t;
@@ -717,7 +720,10 @@ static void translate_instruction(ptx_state *s, const ptx_token *first) {
     return;
   }
   if (!emit_instruction(s, &in))
-    refuse(s, "inline PTX '%s': the simulator does not run this PTX instruction", first->text);
+    refuse(s,
+           "inline PTX '%s': the simulator does not run this PTX instruction (its subset: "
+           "docs/other-programs.md)",
+           first->text);
 }
 
 static void translate(ptx_state *s) {
