@@ -139,6 +139,17 @@ template <class R, class T> inline void set(R &r, T v) {
   r = to_reg<R>(v);
 }
 
+/* mov.b64 d, {a, b}: the parts from the low bits up; mov.b64 {a, b}, d: part i of d. */
+template <class W, class... E> inline W pack(E... e) {
+  W w = 0;
+  unsigned shift = 0;
+  ((w |= (W)((W)e << shift), shift += 8 * sizeof(E)), ...);
+  return w;
+}
+template <class E, class W> inline E part(W w, unsigned i) {
+  return (E)(w >> (8 * sizeof(E) * i));
+}
+
 /* ---- integer arithmetic: add, sub, mul, mad, min, max, neg, abs ------------------------------ */
 
 /* Two's complement wrap-around, without C++'s signed overflow. */

@@ -346,6 +346,11 @@ static int value_fits(ptx_state *s, const ptx_value *v, char kind, int bits, con
            opcode);
     return 0;
   }
+  if (v->kind == 'n' && kind == 'f') {
+    refuse(s, "inline PTX '%s': an integer immediate in a float operand (ptxas rejects this too)",
+           opcode);
+    return 0;
+  }
   if (v->kind == 'n') return 1;
   if (v->bits != bits || (kind == 'f' && v->kind == 'i') ||
       ((kind == 'u' || kind == 's') && v->kind == 'f')) {
@@ -368,6 +373,8 @@ typedef struct instruction {
   char kind; /* the type's kind, or 0 where the opcode has no type */
   int bits;
   ptx_value values[6];
+  ptx_value vector[4]; /* mov's {a, b} or {a, b, c, d}: the operand marked 'V' */
+  int vector_count;
   int value_count;
 } instruction;
 
@@ -462,6 +469,40 @@ static const shape *split_opcode(const char *opcode, instruction *in) {
   return sh;
 }
 
+/* mov.b64 d, {a, b} packs (a the low half); mov.b64 {a, b}, d unpacks; also 4 parts, and .b32. */
+static int emit_vector_mov(ptx_state *s, const instruction *in) {
+  const char *op = in->opcode;
+  int pack = in->values[1].what == 'V', w = in->bits, ew = in->bits / in->vector_count;
+  if (in->mod_count || in->kind != 'b' || ew < 16) return 0;
+  const ptx_value *whole = &in->values[pack ? 0 : 1];
+  if (!value_fits(s, whole, 'b', w, op, pack)) return 1;
+  for (int n = 0; n < in->vector_count; n++)
+    if (!value_fits(s, &in->vector[n], 'b', ew, op, !pack)) return 1;
+  char text[256];
+  if (pack) {
+    snprintf(text, sizeof text, "cusim_ptx::set(%s, cusim_ptx::pack<%s>(", whole->ref,
+             type_name('b', w));
+    emit(s, text);
+    for (int n = 0; n < in->vector_count; n++) {
+      if (n) emit(s, ", ");
+      emit_get(s, &in->vector[n], 'b', ew);
+    }
+    emit(s, "));");
+    return 1;
+  }
+  for (int n = 0; n < in->vector_count; n++) {
+    emit(s, "cusim_ptx::set(");
+    emit(s, in->vector[n].ref);
+    emit(s, ", cusim_ptx::part<");
+    emit(s, type_name('b', ew));
+    emit(s, ">(");
+    emit_get(s, whole, 'b', w);
+    snprintf(text, sizeof text, ", %d));", n);
+    emit(s, text);
+  }
+  return 1;
+}
+
 /* Writes the C++ of one instruction; 0 (with a refusal) when it is not in the subset. */
 static int emit_instruction(ptx_state *s, instruction *in) {
   const ptx_value *d = &in->values[0], *a = &in->values[1], *b = &in->values[2],
@@ -498,6 +539,11 @@ static int emit_instruction(ptx_state *s, instruction *in) {
     emit(s, ");");
     return 1;
   }
+  if (in->vector_count > 0 && strcmp(in->base, "mov") != 0) {
+    refuse(s, "inline PTX '%s': the simulator reads vector operands of mov only", op);
+    return 1;
+  }
+  if (strcmp(in->base, "mov") == 0 && in->vector_count > 0) return emit_vector_mov(s, in);
   /* the destination's type: the instruction's, but mul.wide and mad.wide double it, popc and
    * clz give a .u32 */
   char dk = k;
@@ -684,6 +730,34 @@ static void declare_registers(ptx_state *s) {
   }
 }
 
+/* A vector operand after its '{': two or four registers, then '}'. */
+static int read_vector(ptx_state *s, const char *opcode, instruction *in) {
+  ptx_token t;
+  if (in->vector_count > 0) {
+    refuse(s, "inline PTX '%s': the simulator reads one vector operand", opcode);
+    return 0;
+  }
+  for (;;) {
+    next_token(s, &t);
+    if (in->vector_count >= 4 || !read_value(s, &t, opcode, &in->vector[in->vector_count])) {
+      refuse(s, "inline PTX '%s': the simulator does not read this vector", opcode);
+      return 0;
+    }
+    in->vector_count++;
+    next_token(s, &t);
+    if (t.kind == 'p' && t.text[0] == '}') break;
+    if (!(t.kind == 'p' && t.text[0] == ',')) {
+      refuse(s, "inline PTX '%s': the simulator does not read this vector", opcode);
+      return 0;
+    }
+  }
+  if (in->vector_count != 2 && in->vector_count != 4) {
+    refuse(s, "inline PTX '%s': a vector has 2 or 4 elements", opcode);
+    return 0;
+  }
+  return 1;
+}
+
 /* One instruction: opcode operands... ; */
 static void translate_instruction(ptx_state *s, const ptx_token *first) {
   instruction in;
@@ -703,7 +777,12 @@ static void translate_instruction(ptx_state *s, const ptx_token *first) {
       refuse(s, "inline PTX '%s': the simulator cannot read this statement", first->text);
       return;
     }
-    if (!read_value(s, &t, first->text, &in.values[count])) return;
+    if (t.kind == 'p' && t.text[0] == '{') {
+      if (!read_vector(s, first->text, &in)) return;
+      in.values[count].what = 'V';
+    } else if (!read_value(s, &t, first->text, &in.values[count])) {
+      return;
+    }
     count++;
     next_token(s, &t);
     if (t.kind == 'p' && t.text[0] == ',')

@@ -1,7 +1,7 @@
 // Inline PTX as programs write it by hand: special registers read with mov, the integer and bit
-// instructions, a block with its own .reg registers, "+r", "n" immediates and
-// a float's bits. Every value is checked against the PTX ISA's definition of the instruction,
-// computed here on the host. Needs sm_70 or later on a GPU (nanosleep).
+// instructions, a block with its own .reg registers, "+r", "n" immediates, a float's bits and
+// mov's vectors ({lo, hi}). Every value is checked against the PTX ISA's definition of the
+// instruction, computed here on the host. Needs sm_70 or later on a GPU (nanosleep).
 #include <cuda_runtime.h>
 #include <stdint.h>
 #include <stdio.h>
@@ -10,7 +10,7 @@
 
 #define BLOCKS 2
 #define THREADS 64
-#define FACTS 48
+#define FACTS 50
 #define DYNAMIC_SHARED 40
 
 static __host__ __device__ uint32_t input_a(unsigned t) {
@@ -143,6 +143,12 @@ __global__ void registers_and_bits(unsigned long long *facts) {
   asm volatile("nanosleep.u32 %0;" ::"r"(t));
   asm("mad.wide.u32 %0, %1, %2, %3;" : "=l"(w) : "r"(a), "r"(b), "l"(a64));
   f[47] = w;
+  asm("mov.b64 %0, {%1, %2};" : "=l"(w) : "r"(a), "r"(b));
+  f[48] = w;
+  asm("{\n\t.reg .b16 lo, hi;\n\tmov.b32 {lo, hi}, %1;\n\tmov.b32 %0, {hi, lo};\n\t}"
+      : "=r"(u)
+      : "r"(a));
+  f[49] = u;
 }
 
 // ---- the PTX ISA's definitions, on the host ----------------------------------------------------
@@ -284,6 +290,8 @@ static void check_thread(const unsigned long long *f, unsigned t, int sms) {
   expect(t, 45, "mov.b64 of a double", f[45], yb);
   expect(t, 46, "neg.s32", f[46], (uint32_t)(0u - a));
   expect(t, 47, "mad.wide.u32", f[47], (uint64_t)a * b + a64);
+  expect(t, 48, "mov.b64 of {a, b}", f[48], ((uint64_t)b << 32) | a);
+  expect(t, 49, "mov.b32 to and from {lo, hi}", f[49], (a >> 16) | (a << 16));
 }
 
 int main(void) {
