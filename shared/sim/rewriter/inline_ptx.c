@@ -719,8 +719,9 @@ static void declare_registers(ptx_state *s) {
     int index = s->local_count++;
     int count = l->count > 0 ? l->count : 1;
     for (int n = 0; n < count; n++) {
-      char decl[96];
-      snprintf(decl, sizeof decl, "%s cusim_v%d_%d{};", type_name(kind, bits), index, n);
+      char decl[128];
+      snprintf(decl, sizeof decl, "[[maybe_unused]] %s cusim_v%d_%d{};", type_name(kind, bits),
+               index, n);
       emit(s, decl);
     }
     if (t.kind == 'p' && t.text[0] == ',') continue;

@@ -6,7 +6,7 @@
 __global__ void k(unsigned *out, unsigned a, int s) {
   unsigned lane, x;
   ::cusim::ptx::run([]([[maybe_unused]] auto &cusim_p0) { namespace cusim_ptx = ::cusim::ptx; cusim_ptx::set(cusim_p0, cusim_ptx::get<cusim_ptx::u32>(cusim_ptx::sreg_laneid())); }, ::cusim::ptx::out<'r'>((lane)));
-  ::cusim::ptx::run([]([[maybe_unused]] auto &cusim_p0, [[maybe_unused]] auto &cusim_p1, [[maybe_unused]] auto &cusim_p2) { namespace cusim_ptx = ::cusim::ptx; {cusim_ptx::u32 cusim_v0_0{};cusim_ptx::u32 cusim_v0_1{};cusim_ptx::set(cusim_v0_0, cusim_ptx::add(cusim_ptx::get<cusim_ptx::u32>(cusim_p1), cusim_ptx::get<cusim_ptx::u32>(cusim_p2)));cusim_ptx::set(cusim_p0, cusim_ptx::shl(cusim_ptx::get<cusim_ptx::u32>(cusim_v0_0), cusim_ptx::get<cusim_ptx::u32>(cusim_ptx::imm_value{1ULL})));} }, ::cusim::ptx::out<'r'>(
+  ::cusim::ptx::run([]([[maybe_unused]] auto &cusim_p0, [[maybe_unused]] auto &cusim_p1, [[maybe_unused]] auto &cusim_p2) { namespace cusim_ptx = ::cusim::ptx; {[[maybe_unused]] cusim_ptx::u32 cusim_v0_0{};[[maybe_unused]] cusim_ptx::u32 cusim_v0_1{};cusim_ptx::set(cusim_v0_0, cusim_ptx::add(cusim_ptx::get<cusim_ptx::u32>(cusim_p1), cusim_ptx::get<cusim_ptx::u32>(cusim_p2)));cusim_ptx::set(cusim_p0, cusim_ptx::shl(cusim_ptx::get<cusim_ptx::u32>(cusim_v0_0), cusim_ptx::get<cusim_ptx::u32>(cusim_ptx::imm_value{1ULL})));} }, ::cusim::ptx::out<'r'>(
 
                      (x)), ::cusim::ptx::in<'r'>(
                     (a << ::cusim::dev::shift_site{__FILE__, __LINE__} << s)), ::cusim::ptx::in_n(::std::integral_constant<long long, (3)>{}));

@@ -225,7 +225,8 @@ static int wrong = 0;
 static void expect(unsigned t, int fact, const char *what, unsigned long long got,
                    unsigned long long want) {
   if (got != want && wrong++ < 6) {
-    printf("FAIL inline_ptx: thread %u, %s: got 0x%llx, want 0x%llx\n", t, what, got, want);
+    printf("FAIL inline_ptx: thread %u, fact %d, %s: got 0x%llx, want 0x%llx\n", t, fact, what, got,
+           want);
   }
 }
 
