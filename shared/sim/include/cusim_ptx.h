@@ -47,6 +47,7 @@ using u64 = std::uint64_t;
 using s64 = std::int64_t;
 using f32 = float;
 using f64 = double;
+using p1 = bool; /* a .pred register */
 
 /* ---- operands: C values into registers and back -------------------------------------------- */
 

@@ -306,7 +306,7 @@ static int read_value(ptx_state *s, const ptx_token *t, const char *opcode, ptx_
     if (k >= 0) {
       const local_register *l = &s->locals[k];
       v->what = 'v';
-      v->kind = l->kind == 'f' ? 'f' : l->kind == 'b' ? 'b' : 'i';
+      v->kind = l->kind == 'f' ? 'f' : l->kind == 'b' ? 'b' : l->kind == 'p' ? 'p' : 'i';
       v->bits = l->bits;
       int index = l->count > 0 ? atoi(t->text + strlen(l->name)) : 0;
       snprintf(v->ref, sizeof v->ref, "cusim_v%d_%d", k, index);
@@ -432,6 +432,8 @@ static const shape shapes[] = {{"mov", "b16 u16 s16 b32 u32 s32 b64 u64 s64 f32 
                                {"nanosleep", "u32 ", 1},
                                {"membar", "", 0},
                                {"fence", "", 0},
+                               {"setp", "b16 u16 s16 b32 u32 s32 b64 u64 s64 ", 3},
+                               {"selp", "b16 u16 s16 b32 u32 s32 b64 u64 s64 f32 f64 ", 4},
                                {"trap", "", 0},
                                {NULL, NULL, 0}};
 
@@ -503,6 +505,56 @@ static int emit_vector_mov(ptx_state *s, const instruction *in) {
   return 1;
 }
 
+/* setp.CmpOp.type p, a, b (integer types; no .BoolOp, no |q): p = a CmpOp b, signed or unsigned
+ * by the type (lo, ls, hi, hs always unsigned; .b types only eq and ne); selp.type d, a, b, c:
+ * d = c ? a : b. */
+static int emit_predicate_op(ptx_state *s, const instruction *in) {
+  const char *op = in->opcode;
+  const ptx_value *d = &in->values[0], *a = &in->values[1], *b = &in->values[2],
+                  *c = &in->values[3];
+  char k = in->kind, text[400];
+  int w = in->bits;
+  if (strcmp(in->base, "selp") == 0) {
+    if (in->mod_count) return 0;
+    if (c->kind != 'p') {
+      refuse(s, "inline PTX '%s': its last operand must be a predicate", op);
+      return 1;
+    }
+    if (!value_fits(s, d, k, w, op, 1) || !value_fits(s, a, k, w, op, 0) ||
+        !value_fits(s, b, k, w, op, 0))
+      return 1;
+    snprintf(text, sizeof text, "cusim_ptx::set(%s, %s ? ", d->ref, c->ref);
+    emit(s, text);
+    emit_get(s, a, k, w);
+    emit(s, " : ");
+    emit_get(s, b, k, w);
+    emit(s, ");");
+    return 1;
+  }
+  static const char *const compares[][2] = {{"eq", "=="}, {"ne", "!="}, {"lt", "<"}, {"le", "<="},
+                                            {"gt", ">"},  {"ge", ">="}, {"lo", "<"}, {"ls", "<="},
+                                            {"hi", ">"},  {"hs", ">="}};
+  int which = -1;
+  for (int n = 0; n < 10; n++)
+    if (in->mod_count == 1 && strcmp(in->mods[0], compares[n][0]) == 0) which = n;
+  if (which < 0 || (k == 'b' && which > 1) || (k == 's' && which >= 6)) return 0;
+  if (d->what != 'v' || d->kind != 'p') {
+    refuse(s, "inline PTX '%s' writes to a register that is not a predicate", op);
+    return 1;
+  }
+  if (!value_fits(s, a, k, w, op, 0) || !value_fits(s, b, k, w, op, 0)) return 1;
+  char ck = which >= 6 || k == 'b' ? 'u' : k;
+  snprintf(text, sizeof text, "%s = (", d->ref);
+  emit(s, text);
+  emit_get(s, a, ck, w);
+  emit(s, " ");
+  emit(s, compares[which][1]);
+  emit(s, " ");
+  emit_get(s, b, ck, w);
+  emit(s, ");");
+  return 1;
+}
+
 /* Writes the C++ of one instruction; 0 (with a refusal) when it is not in the subset. */
 static int emit_instruction(ptx_state *s, instruction *in) {
   const ptx_value *d = &in->values[0], *a = &in->values[1], *b = &in->values[2],
@@ -544,6 +596,8 @@ static int emit_instruction(ptx_state *s, instruction *in) {
     return 1;
   }
   if (strcmp(in->base, "mov") == 0 && in->vector_count > 0) return emit_vector_mov(s, in);
+  if (strcmp(in->base, "setp") == 0 || strcmp(in->base, "selp") == 0)
+    return emit_predicate_op(s, in);
   /* the destination's type: the instruction's, but mul.wide and mad.wide double it, popc and
    * clz give a .u32 */
   char dk = k;
@@ -685,9 +739,11 @@ static int emit_instruction(ptx_state *s, instruction *in) {
 static void declare_registers(ptx_state *s) {
   ptx_token t;
   next_token(s, &t);
-  char kind;
-  int bits;
-  if (t.kind != 'w' || t.text[0] != '.' || !parse_type(t.text + 1, &kind, &bits)) {
+  char kind = 0;
+  int bits = 0;
+  int pred = t.kind == 'w' && strcmp(t.text, ".pred") == 0;
+  if (pred) kind = 'p', bits = 1;
+  if (t.kind != 'w' || t.text[0] != '.' || (!pred && !parse_type(t.text + 1, &kind, &bits))) {
     refuse(s, "inline PTX declares a register of type '%s', which the simulator does not run",
            t.text);
     return;
@@ -833,9 +889,27 @@ static void translate(ptx_state *s) {
       declare_registers(s);
       continue;
     }
-    if (t.kind == 'p' && t.text[0] == '@') {
-      refuse(s, "inline PTX: the simulator does not run predicated instructions (@p)%s", "");
-      return;
+    if (t.kind == 'p' && t.text[0] == '@') { /* @p or @!p: runs where p is true (false) */
+      ptx_token guard;
+      ptx_value p;
+      next_token(s, &guard);
+      int negated = guard.kind == 'p' && guard.text[0] == '!';
+      if (negated) next_token(s, &guard);
+      if (guard.kind != 'w' || !read_value(s, &guard, "@", &p) || p.kind != 'p') {
+        refuse(s, "inline PTX: a guard names no predicate register the asm declares%s", "");
+        return;
+      }
+      next_token(s, &t);
+      if (t.kind != 'w' || t.text[0] == '.' || t.text[0] == '%') {
+        refuse(s, "inline PTX: the simulator does not run this guarded statement%s", "");
+        return;
+      }
+      emit(s, negated ? "if (!" : "if (");
+      emit(s, p.ref);
+      emit(s, ") {");
+      translate_instruction(s, &t);
+      emit(s, "}");
+      continue;
     }
     if (t.kind != 'w' || t.text[0] == '.' || t.text[0] == '%') {
       refuse(s, "inline PTX '%s': the simulator does not run this PTX statement", t.text);

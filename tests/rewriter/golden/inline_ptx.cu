@@ -9,6 +9,7 @@ __global__ void k(unsigned *out, unsigned a, int s) {
                "add.u32 t0, %1, %2;\n\tshl.b32 %0, t0, 1;\n\t}"
                : "=r"(x)
                : "r"(a << s), "n"(3));
+  asm("{ .reg .pred p; setp.lt.s32 p, %1, 0; @!p add.u32 %0, %0, 1; }" : "+r"(x) : "r"(s));
   asm volatile("membar.gl;" ::: "memory");
   __asm__ __volatile__("add.u32 %0, %0, %1;" : "+r"(x) : "r"(threadIdx.x));
   out[lane] = x;

@@ -1,7 +1,8 @@
 // Inline PTX as programs write it by hand: special registers read with mov, the integer and bit
-// instructions, a block with its own .reg registers, "+r", "n" immediates, a float's bits and
-// mov's vectors ({lo, hi}). Every value is checked against the PTX ISA's definition of the
-// instruction, computed here on the host. Needs sm_70 or later on a GPU (nanosleep).
+// instructions, a block with its own .reg registers, "+r", "n" immediates, a float's bits,
+// mov's vectors ({lo, hi}) and predicates (setp, selp, @p). Every value is checked against the
+// PTX ISA's definition of the instruction, computed here on the host. Needs sm_70 or later on a GPU
+// (nanosleep).
 #include <cuda_runtime.h>
 #include <stdint.h>
 #include <stdio.h>
@@ -10,7 +11,7 @@
 
 #define BLOCKS 2
 #define THREADS 64
-#define FACTS 50
+#define FACTS 52
 #define DYNAMIC_SHARED 40
 
 static __host__ __device__ uint32_t input_a(unsigned t) {
@@ -149,6 +150,15 @@ __global__ void registers_and_bits(unsigned long long *facts) {
       : "=r"(u)
       : "r"(a));
   f[49] = u;
+  asm("{\n\t.reg .pred p;\n\tsetp.lt.s32 p, %1, %2;\n\tselp.u32 %0, 7, 9, p;\n\t}"
+      : "=r"(u)
+      : "r"(a), "r"(b));
+  f[50] = u;
+  asm("{\n\t.reg .pred p;\n\tsetp.hi.u32 p, %1, %2;\n\tmov.u32 %0, 0;\n\t@!p mov.u32 %0, 5;\n\t"
+      "@p add.u32 %0, %0, 1;\n\t}"
+      : "=r"(u)
+      : "r"(a), "r"(b));
+  f[51] = u;
 }
 
 // ---- the PTX ISA's definitions, on the host ----------------------------------------------------
@@ -293,6 +303,8 @@ static void check_thread(const unsigned long long *f, unsigned t, int sms) {
   expect(t, 47, "mad.wide.u32", f[47], (uint64_t)a * b + a64);
   expect(t, 48, "mov.b64 of {a, b}", f[48], ((uint64_t)b << 32) | a);
   expect(t, 49, "mov.b32 to and from {lo, hi}", f[49], (a >> 16) | (a << 16));
+  expect(t, 50, "setp.lt.s32, selp.u32", f[50], (int32_t)a < (int32_t)b ? 7 : 9);
+  expect(t, 51, "setp.hi.u32, @p, @!p", f[51], a > b ? 1 : 5);
 }
 
 int main(void) {
