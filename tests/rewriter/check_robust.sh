@@ -27,6 +27,13 @@ make_inputs() {
   awk 'BEGIN { srand(7); for (i = 0; i < 300000; i++) printf "%c", int(rand() * 256) }' >random.cu
   awk 'BEGIN { srand(11); split("k < > ( ) [ ] { } , ; 0 NULL __shared__ __global__ extern & && :: \" '\'' / * # \\ \n R\"x( )x\" int x", t, " ");
                for (i = 0; i < 200000; i++) printf "%s%s", t[int(rand() * 30) + 1], (rand() < 0.3 ? " " : "") }' >token_soup.cu
+  # Inline PTX in device code (preprocessed: the linemarker), its template made of PTX's pieces.
+  awk 'BEGIN { srand(13); n = split("mov.u32|add.s64|shl.b32|bfe.u32|prmt.b32|lop3.b32|mov.b64|.reg|.b32|.pred|%0|%1|%2|%9|%%laneid|%tid.x|%%r|t|r<4>|r1|{|}|;|,|@p|!|0x1F|-5|0f3F800000|//|/*|*/|\\\"|\\\\|<|>|:|%|mov.u32 %0, %%laneid;|{ .reg .b16 a, b; mov.b32 {a, b}, %1; mov.b32 %0, {b, a}; }|add.u32 %0, %1, %2;", t, "|");
+    printf "# 1 \"asm.cu\"\n";
+    for (i = 0; i < 3000; i++) {
+      printf "__global__ void k%d(unsigned *o, unsigned w) { unsigned x; asm volatile(\"", i;
+      m = int(rand() * 12); for (j = 0; j < m; j++) printf "%s%s", t[int(rand() * n) + 1], (rand() < 0.5 ? " " : "");
+      printf "\" : \"=r\"(x) : \"r\"(w), \"n\"(3) : \"memory\");\n o[0] = x; }\n" } }' >inline_ptx_soup.cu
   # Each of these would take quadratic time with a naive scan.
   repeat 100000 'k<<<1,1>>>(' >nested_launches.cu
   repeat 100000 '__shared__ ' >many_shared.cu

@@ -1099,4 +1099,5 @@ cudaOccupancyMaxPotentialBlockSizeVariableSMem(int *minGridSize, int *blockSize,
       minGridSize, blockSize, func, (size_t)blockSizeToDynamicSMemSize(threads), blockSizeLimit);
 }
 
+#include "cusim_ptx.h" /* inline PTX in device code (issue 27) */
 #endif

@@ -98,6 +98,7 @@ typedef struct rewriter {
 
   linemarker *markers;
   size_t marker_count, marker_capacity;
+  int ptx_refused;      /* inline_ptx.c: one refusal of inline PTX said; the rest are not */
   int in_system_header; /* while tokenizing: the last linemarker had flag 3 */
 
   /* Cache for turning byte offsets into line:column (errors usually come in order). */
@@ -214,6 +215,8 @@ void hook_branch(rewriter *r, size_t i);
 void hook_shift(rewriter *r, size_t i);
 void hook_cast(rewriter *r, size_t i);
 void rewrite_builtins(rewriter *r, const unsigned char *device_body);
+/* inline_ptx.c: asm statements of device code; returns the token the scan goes on after */
+size_t rewrite_inline_ptx(rewriter *r, size_t at);
 
 /* ---- output.c: the input with the edits applied ------------------------------------------- */
 

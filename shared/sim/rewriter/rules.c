@@ -560,6 +560,12 @@ static void check_calls(rewriter *r, function_table *table, const unsigned char 
     if (r->marker_count > 0 && (space & (SPACE_DEVICE | SPACE_GLOBAL)) &&
         !(space & SPACE_CONSTEXPR) && (token_is(r, i, "static_cast") || token_is_char(r, i, '(')))
       hook_cast(r, i);
+    if (r->marker_count > 0 && (space & (SPACE_DEVICE | SPACE_GLOBAL)) &&
+        !(space & SPACE_CONSTEXPR) &&
+        (token_is(r, i, "asm") || token_is(r, i, "__asm__") || token_is(r, i, "__asm"))) {
+      i = rewrite_inline_ptx(r, i);
+      continue;
+    }
     int host_only = space == SPACE_HOST;
     int device_only = !(space & SPACE_HOST);
     if (host_only && token_is(r, i, "__shared__")) {

@@ -162,9 +162,11 @@ struct launch_exec {
   unsigned nthreads = 0;
   size_t shared_limit = 48 * 1024;
   grid_barrier *grid = nullptr; // a cooperative launch's grid.sync() (cooperative.cpp)
+  uint64_t gridid = 0;          // %gridid: this launch's number, from 1 in the program's order
 };
 
 struct worker {
+  unsigned index = 0; // its place in the pool: the %smid of the blocks it runs (special_register)
   fiber native;
   std::vector<fiber *> pool;
   block_impl blk;
@@ -980,7 +982,10 @@ unsigned configured_workers() {
 class pool {
 public:
   explicit pool(unsigned n) : workers_(n) {
-    for (unsigned i = 0; i < n; ++i) workers_[i] = new worker;
+    for (unsigned i = 0; i < n; ++i) {
+      workers_[i] = new worker;
+      workers_[i]->index = i;
+    }
     for (unsigned i = 1; i < n; ++i) std::thread([this, i] { loop(i); }).detach();
   }
   // Runs ex on at most `nworkers` workers; a cooperative launch asks for one per block, and the
@@ -997,6 +1002,7 @@ public:
       while (workers_.size() <= helpers) {
         unsigned i = (unsigned)workers_.size();
         workers_.push_back(new worker);
+        workers_.back()->index = i;
         std::thread([this, i] { loop(i); }).detach();
       }
       job_ = ex;
@@ -1055,6 +1061,8 @@ cudaError_t run_kernel(kernel_base *k) {
   checker_note_off();
   checker_launch_begin();
   profile_launch_begin(k);
+  static std::atomic<uint64_t> launches{0};
+  ex.gridid = ++launches;
   ex.k = k;
   ex.total = (uint64_t)k->grid.x * k->grid.y * k->grid.z;
   ex.nthreads = k->block_dim.x * k->block_dim.y * k->block_dim.z;
@@ -1547,6 +1555,32 @@ long long clock64() {
 #else
   return (long long)std::chrono::steady_clock::now().time_since_epoch().count();
 #endif
+}
+
+// The special registers of inline PTX that the runtime knows (cusim_ptx.h). %smid is the worker
+// that runs the block (the device reports one multiprocessor per worker), %nsmid their number;
+// %nwarpid the warps an SM holds (maxThreadsPerMultiProcessor / 32); %gridid the launch's number;
+// %globaltimer nanoseconds of a monotonic clock.
+uint64_t special_register(int kind) {
+  const unsigned sms = (unsigned)rt::worker_count();
+  rt::worker *w = rt::tl_worker;
+  switch (kind) {
+  case sreg_smid:
+    return w != nullptr ? w->index % sms : 0;
+  case sreg_nsmid:
+    return sms;
+  case sreg_nwarpid:
+    return 2048 / 32;
+  case sreg_gridid:
+    return w != nullptr && w->exec != nullptr ? w->exec->gridid : 0;
+  case sreg_globaltimer:
+    return (uint64_t)std::chrono::duration_cast<std::chrono::nanoseconds>(
+               std::chrono::steady_clock::now().time_since_epoch())
+        .count();
+  case sreg_dynamic_smem_size:
+    return w != nullptr ? w->dyn_size : 0;
+  }
+  return 0;
 }
 } // namespace dev
 } // namespace cusim
