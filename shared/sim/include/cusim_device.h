@@ -806,6 +806,10 @@ inline void __threadfence_system() {
 inline long long clock64() {
   return ::cusim::dev::clock64();
 }
+/* A conditional node's value, set from a kernel (cusim_graph.h; graphs.cpp keeps it). */
+inline void cudaGraphSetConditional(cudaGraphConditionalHandle handle, unsigned int value) {
+  cusim_graph_set_conditional(handle, value);
+}
 inline void __nanosleep(unsigned) {}
 #define __trap() (::cusim::dev::trap(__FILE__, __LINE__))
 inline void __brkpt() {}
