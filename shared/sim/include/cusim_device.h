@@ -722,6 +722,10 @@ __attribute__((always_inline)) inline decltype(auto) builtin_block_dim() {
 __attribute__((always_inline)) inline decltype(auto) builtin_grid_dim() {
   return (CUSIM_BUILTIN_GRID_DIM);
 }
+/* clock() in device code (the rewriter names it): a 32-bit cycle counter, as the GPU's %clock. */
+__attribute__((always_inline)) inline long builtin_clock() {
+  return (long)(unsigned)::cusim::dev::clock64();
+}
 } // namespace detail
 } // namespace cusim
 static constexpr int warpSize = 32;
