@@ -3,7 +3,8 @@
 // reference; a kernel node's parameters changed in the executable graph, an executable graph
 // updated from a second capture, a clone, a child graph node and an event record node.
 // With an argument, a case the simulator answers with one line. CUDA documents the first four
-// as refused on a GPU too (not yet measured on one); the next two are not simulated:
+// as refused on a GPU too (not yet measured on one); the next two misuse graph memory (CUDA
+// documents them as errors; the simulator refuses them):
 //   sync-in-capture        cudaStreamSynchronize on a capturing stream
 //   query-captured-event   cudaEventQuery of an event recorded in a capture under way
 //   cudamalloc-in-capture  cudaMalloc during a global capture
