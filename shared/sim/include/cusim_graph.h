@@ -1,9 +1,9 @@
 /* CUDA graphs for the CPU simulator: graphs built node by node (kernel, memcpy, memset, host,
    empty, child graph, event record and wait nodes) or captured from streams, instantiated and
    launched into a stream, where their nodes run in an order their dependencies allow (runtime:
-   graphs.cpp), with graph memory nodes and conditional nodes. The types and C functions are CUDA
-   13's; included by cuda_runtime_api.h. What is
-   declared here and not simulated refuses with one line. */
+   graphs.cpp), with graph memory nodes (graph_memory.cpp) and conditional nodes. The types and C
+   functions are CUDA 13's; included by cuda_runtime_api.h. What is declared here and not
+   simulated refuses with one line. */
 #ifndef CUSIM_GRAPH_H
 #define CUSIM_GRAPH_H
 #pragma GCC system_header
