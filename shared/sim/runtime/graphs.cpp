@@ -741,9 +741,17 @@ cudaError_t run_node(cudaGraphNode_t n, cudaStream_t s) {
     return cudaSuccess;
   }
   case cudaGraphNodeTypeConditional: {
+    // A copy of the node and its bodies for this launch: CUDA lets the program destroy the
+    // executable graph while a launch is still queued (it goes when the launch is done).
+    std::shared_ptr<CUgraphNode_st> copy(new CUgraphNode_st(*n), [](CUgraphNode_st *c) {
+      for (cudaGraph_t b : c->bodies) delete b;
+      delete c;
+    });
+    copy->child = nullptr;
+    for (cudaGraph_t &b : copy->bodies) b = clone_graph(b, nullptr);
     auto at = std::make_shared<point>(); // its point: the bodies' work is checked as its own
-    *at = enqueue(s, [n, at] {
-      if (sticky() == cudaSuccess) run_conditional(n, *at);
+    *at = enqueue(s, [copy, at] {
+      if (sticky() == cudaSuccess) run_conditional(copy.get(), *at);
     });
     kernel_queued(*at);
     return cudaSuccess;
