@@ -722,6 +722,10 @@ __attribute__((always_inline)) inline decltype(auto) builtin_block_dim() {
 __attribute__((always_inline)) inline decltype(auto) builtin_grid_dim() {
   return (CUSIM_BUILTIN_GRID_DIM);
 }
+/* clock() in device code (the rewriter names it): a 32-bit cycle counter, as the GPU's %clock. */
+__attribute__((always_inline)) inline long builtin_clock() {
+  return (long)(unsigned)::cusim::dev::clock64();
+}
 } // namespace detail
 } // namespace cusim
 static constexpr int warpSize = 32;
@@ -805,6 +809,10 @@ inline void __threadfence_system() {
 /* Misc device functions. */
 inline long long clock64() {
   return ::cusim::dev::clock64();
+}
+/* A conditional node's value, set from a kernel (cusim_graph.h; graphs.cpp keeps it). */
+inline void cudaGraphSetConditional(cudaGraphConditionalHandle handle, unsigned int value) {
+  cusim_graph_set_conditional(handle, value);
 }
 inline void __nanosleep(unsigned) {}
 #define __trap() (::cusim::dev::trap(__FILE__, __LINE__))

@@ -1,8 +1,9 @@
 /* CUDA graphs for the CPU simulator: graphs built node by node (kernel, memcpy, memset, host,
    empty, child graph, event record and wait nodes) or captured from streams, instantiated and
    launched into a stream, where their nodes run in an order their dependencies allow (runtime:
-   graphs.cpp). The types and C functions are CUDA 13's; included by cuda_runtime_api.h. What is
-   declared here and not simulated (memory alloc and free nodes) refuses with one line. */
+   graphs.cpp), with graph memory nodes (graph_memory.cpp) and conditional nodes. The types and C
+   functions are CUDA 13's; included by cuda_runtime_api.h. What is declared here and not
+   simulated refuses with one line. */
 #ifndef CUSIM_GRAPH_H
 #define CUSIM_GRAPH_H
 #pragma GCC system_header
@@ -264,7 +265,9 @@ cudaError_t cudaStreamUpdateCaptureDependencies(cudaStream_t stream, cudaGraphNo
                                                 size_t numDependencies,
                                                 unsigned int flags CUSIM_DEFAULT(0));
 
-/* Graph memory nodes: declared, not simulated (each call refuses with one line). */
+/* Graph memory nodes (graphs.cpp, graph_memory.cpp): an allocation node reserves its address when
+   it is made; the memory is allocated when the node runs, until a free node, cudaFree or
+   cudaFreeAsync frees it. */
 struct cudaMemAllocNodeParams {
   struct cudaMemPoolProps poolProps;
   const struct cudaMemAccessDesc *accessDescs;
@@ -272,12 +275,121 @@ struct cudaMemAllocNodeParams {
   size_t bytesize;
   void *dptr;
 };
+struct cudaMemAllocNodeParamsV2 {
+  struct cudaMemPoolProps poolProps;
+  const struct cudaMemAccessDesc *accessDescs;
+  size_t accessDescCount;
+  size_t bytesize;
+  void *dptr;
+};
+struct cudaMemFreeNodeParams {
+  void *dptr;
+};
+enum cudaGraphMemAttributeType {
+  cudaGraphMemAttrUsedMemCurrent = 0x0,
+  cudaGraphMemAttrUsedMemHigh = 0x1,
+  cudaGraphMemAttrReservedMemCurrent = 0x2,
+  cudaGraphMemAttrReservedMemHigh = 0x3
+};
 cudaError_t cudaGraphAddMemAllocNode(cudaGraphNode_t *pGraphNode, cudaGraph_t graph,
                                      const cudaGraphNode_t *pDependencies, size_t numDependencies,
                                      struct cudaMemAllocNodeParams *nodeParams);
+cudaError_t cudaGraphMemAllocNodeGetParams(cudaGraphNode_t node,
+                                           struct cudaMemAllocNodeParams *params_out);
 cudaError_t cudaGraphAddMemFreeNode(cudaGraphNode_t *pGraphNode, cudaGraph_t graph,
                                     const cudaGraphNode_t *pDependencies, size_t numDependencies,
                                     void *dptr);
+cudaError_t cudaGraphMemFreeNodeGetParams(cudaGraphNode_t node, void *dptr_out);
+cudaError_t cudaDeviceGraphMemTrim(int device);
+cudaError_t cudaDeviceGetGraphMemAttribute(int device, enum cudaGraphMemAttributeType attr,
+                                           void *value);
+cudaError_t cudaDeviceSetGraphMemAttribute(int device, enum cudaGraphMemAttributeType attr,
+                                           void *value);
+
+/* Conditional nodes and cudaGraphAddNode (graphs.cpp): a conditional node runs its body graph(s)
+   as the value of its handle says when the node runs; kernels set it with
+   cudaGraphSetConditional (cusim_device.h). */
+typedef unsigned long long cudaGraphConditionalHandle;
+enum cudaGraphConditionalHandleFlags { cudaGraphCondAssignDefault = 1 };
+enum cudaGraphConditionalNodeType {
+  cudaGraphCondTypeIf = 0,
+  cudaGraphCondTypeWhile = 1,
+  cudaGraphCondTypeSwitch = 2
+};
+struct cudaConditionalNodeParams {
+  cudaGraphConditionalHandle handle;
+  enum cudaGraphConditionalNodeType type;
+  unsigned int size;
+  cudaGraph_t *phGraph_out;
+};
+struct cudaKernelNodeParamsV2 {
+  void *func;
+  dim3 gridDim;
+  dim3 blockDim;
+  unsigned int sharedMemBytes;
+  void **kernelParams;
+  void **extra;
+};
+struct cudaMemcpyNodeParams {
+  int flags;
+  int reserved[3];
+  struct cudaMemcpy3DParms copyParams;
+};
+struct cudaMemsetParamsV2 {
+  void *dst;
+  size_t pitch;
+  unsigned int value;
+  unsigned int elementSize;
+  size_t width;
+  size_t height;
+};
+struct cudaHostNodeParamsV2 {
+  cudaHostFn_t fn;
+  void *userData;
+};
+enum cudaGraphChildGraphNodeOwnership {
+  cudaGraphChildGraphOwnershipClone = 0,
+  cudaGraphChildGraphOwnershipMove = 1
+};
+struct cudaChildGraphNodeParams {
+  cudaGraph_t graph;
+  enum cudaGraphChildGraphNodeOwnership ownership;
+};
+struct cudaEventRecordNodeParams {
+  cudaEvent_t event;
+};
+struct cudaEventWaitNodeParams {
+  cudaEvent_t event;
+};
+struct cudaGraphNodeParams {
+  enum cudaGraphNodeType type;
+  int reserved0[3];
+  union {
+    long long reserved1[29];
+    struct cudaKernelNodeParamsV2 kernel;
+    struct cudaMemcpyNodeParams memcpy;
+    struct cudaMemsetParamsV2 memset;
+    struct cudaHostNodeParamsV2 host;
+    struct cudaChildGraphNodeParams graph;
+    struct cudaEventWaitNodeParams eventWait;
+    struct cudaEventRecordNodeParams eventRecord;
+    struct cudaMemAllocNodeParamsV2 alloc;
+    struct cudaMemFreeNodeParams free;
+    struct cudaConditionalNodeParams conditional;
+  };
+  long long reserved2;
+};
+cudaError_t cudaGraphConditionalHandleCreate(cudaGraphConditionalHandle *pHandle_out,
+                                             cudaGraph_t graph,
+                                             unsigned int defaultLaunchValue CUSIM_DEFAULT(0),
+                                             unsigned int flags CUSIM_DEFAULT(0));
+cudaError_t cudaGraphAddNode(cudaGraphNode_t *pGraphNode, cudaGraph_t graph,
+                             const cudaGraphNode_t *pDependencies,
+                             const cudaGraphEdgeData *dependencyData, size_t numDependencies,
+                             struct cudaGraphNodeParams *nodeParams);
+/* Device side: cudaGraphSetConditional (called from kernels) is cusim_device.h's; this is its
+   runtime end. */
+void cusim_graph_set_conditional(cudaGraphConditionalHandle handle, unsigned int value);
 
 /* Layered and cubemap CUDA arrays and 3-D copies (implemented in runtime/texture.cpp; declared
    here, beside cudaExtent and cudaMemcpy3DParms). */

@@ -13,10 +13,15 @@
  * the simulator's read of it. Elsewhere the name is the program's own: a host variable,
  * parameter or member named gridDim builds, as under nvcc. A local variable of device code with
  * one of these names is the limit (nvcc lets it hide the built-in; here it does not compile). */
-static const char *const builtin_names[] = {"threadIdx", "blockIdx", "blockDim", "gridDim", NULL};
+/* clock() in device code is the GPU's cycle counter, not the C library's clock() (a system call
+ * per thread, and CPU time): a call of clock in device code becomes the simulator's. */
+static const char *const builtin_names[] = {"threadIdx", "blockIdx", "blockDim",
+                                            "gridDim",   "clock",    NULL};
 static const char *const builtin_reads[] = {
     "::cusim::detail::builtin_thread_idx()", "::cusim::detail::builtin_block_idx()",
-    "::cusim::detail::builtin_block_dim()", "::cusim::detail::builtin_grid_dim()"};
+    "::cusim::detail::builtin_block_dim()", "::cusim::detail::builtin_grid_dim()",
+    "::cusim::detail::builtin_clock"};
+static const int builtin_clock_index = 4;
 
 /* The '{' at open follows __device__ in its own statement: [=] __device__ (int i) { ... }. */
 static int opens_device_lambda(const rewriter *r, size_t open) {
@@ -57,6 +62,8 @@ void rewrite_builtins(rewriter *r, const unsigned char *device_body) {
     if (which < 0 || token_is_char(r, i - 1, '.') || token_is(r, i - 1, "->") ||
         (token_is(r, i - 1, "::") && !global))
       continue;
+    if (which == builtin_clock_index && !(i + 1 < r->token_count && token_is_char(r, i + 1, '(')))
+      continue; /* only a call: a variable named clock is the program's */
     size_t start = r->tokens[global ? i - 1 : i].start,
            end = r->tokens[i].start + r->tokens[i].length;
     /* inside a launch's or a declaration's rewritten text: left as it is (the earlier edits are

@@ -14,6 +14,7 @@
 #include <algorithm>
 #include <cstdio>
 #include <cstring>
+#include <deque>
 #include <functional>
 #include <map>
 #include <queue>
@@ -39,12 +40,22 @@ struct CUgraphNode_st {
   cudaGraph_t child = nullptr; // owned: a copy of the graph given
   cudaEvent_t event = nullptr;
   cudaGraphNode_t cloned_from = nullptr;
+  // memory nodes: the allocation's reservation (shared with clones), and its parameters
+  std::shared_ptr<cusim::rt::graph_block> block;
+  cudaMemAllocNodeParams alloc{};
+  // conditional nodes: the handle, the kind, and the body graphs (owned)
+  cudaGraphConditionalHandle cond = 0;
+  cudaGraphConditionalNodeType cond_type = cudaGraphCondTypeIf;
+  std::vector<cudaGraph_t> bodies;
 };
 struct CUgraph_st {
   std::vector<cudaGraphNode_t> nodes; // in creation order
-  ~CUgraph_st() {
+  bool is_body = false;               // a conditional node's body graph, made by cudaGraphAddNode
+  ~CUgraph_st();
+  void destroy_nodes() {
     for (cudaGraphNode_t n : nodes) {
       delete n->child;
+      for (cudaGraph_t b : n->bodies) delete b;
       delete n;
     }
   }
@@ -55,6 +66,8 @@ struct CUgraphExec_st {
   std::vector<int> branch; // per node of order: the branch stream it runs on (from 0)
   std::map<cudaGraphNode_t, cudaGraphNode_t> of; // a node of the graph given -> its copy
   unsigned long long flags = 0;
+  std::vector<cudaGraphConditionalHandle> handles; // its graph's conditional handles
+  bool has_memory_nodes = false;
   ~CUgraphExec_st() { delete graph; }
 };
 
@@ -78,6 +91,7 @@ std::mutex gmu; // guards the graphs' registry and the captures
 
 std::set<cudaGraph_t> graphs;
 std::set<cudaGraphExec_t> execs;
+std::set<cudaGraph_t> body_graphs; // conditional nodes' bodies (their nodes own them)
 
 struct capture {
   unsigned long long id;
@@ -91,6 +105,11 @@ struct capture {
 };
 std::map<cudaStream_t, capture *> capturing; // every stream taking part in a capture
 std::map<unsigned long long, capture *> captures_by_id;
+bool capture_graph_locked(cudaGraph_t g) {
+  for (auto &kv : captures_by_id)
+    if (kv.second->graph == g) return true;
+  return false;
+}
 unsigned long long next_capture_id = 1;
 struct captured_record {
   unsigned long long capture_id;
@@ -177,6 +196,7 @@ cudaGraph_t clone_graph(cudaGraph_t g, std::map<cudaGraphNode_t, cudaGraphNode_t
     m->graph = c;
     m->cloned_from = n;
     if (n->child) m->child = clone_graph(n->child, nullptr);
+    for (cudaGraph_t &b : m->bodies) b = clone_graph(b, nullptr);
     for (cudaGraphNode_t &d : m->deps) d = (*map)[d];
     (*map)[n] = m;
     c->nodes.push_back(m);
@@ -419,6 +439,23 @@ void capture_stream_destroyed(cudaStream_t stream) {
   std::lock_guard<std::mutex> lock(gmu);
   capture *c = capture_of_locked(stream);
   if (!c) return;
+  if (c->origin != key(stream)) { // joined back (the origin waits for its last nodes): it may go
+    std::set<cudaGraphNode_t> before;
+    std::vector<cudaGraphNode_t> todo = c->tips[c->origin];
+    while (!todo.empty()) {
+      cudaGraphNode_t n = todo.back();
+      todo.pop_back();
+      if (before.insert(n).second)
+        for (cudaGraphNode_t d : n->deps) todo.push_back(d);
+    }
+    bool joined = true;
+    for (cudaGraphNode_t n : c->tips[key(stream)]) joined = joined && before.count(n) != 0;
+    if (joined) {
+      c->tips.erase(key(stream));
+      capturing.erase(key(stream));
+      return;
+    }
+  }
   report("cudaStreamDestroy: the stream takes part in a stream capture that has not ended; the "
          "capture is invalidated");
   invalidate_locked(c);
@@ -462,7 +499,8 @@ cudaError_t not_simulated(const char *api, const char *what) {
   return set_error(cudaErrorNotSupported);
 }
 bool live_graph_locked(cudaGraph_t g) {
-  return g != nullptr && graphs.count(g) != 0;
+  return g != nullptr &&
+         (graphs.count(g) != 0 || body_graphs.count(g) != 0 || capture_graph_locked(g));
 }
 // Makes a node of type `type` in graph after deps (cudaGraphAdd*Node's common part).
 cudaError_t add_explicit(const char *api, cudaGraphNode_t *out, cudaGraph_t graph,
@@ -539,6 +577,112 @@ cudaError_t check_set_params(const char *api, const cudaMemsetParams *p) {
   return cudaSuccess;
 }
 
+// ---- conditional nodes: the handles' values, and the bodies run when the node runs ----
+// A handle's value lives here (one executable graph per graph with conditional nodes, as CUDA
+// requires, so one value per handle). At each launch it is the default (cudaGraphCondAssignDefault)
+// or unset: a node that reads an unset value stops the launch with one line (CUDA leaves the
+// value undefined then).
+struct cond_state {
+  cudaGraph_t graph = nullptr; // the graph it was made for
+  unsigned default_value = 0;
+  unsigned flags = 0;
+  std::atomic<unsigned> value{0};
+  std::atomic<bool> set{false};
+  cudaGraphExec_t exec = nullptr; // the executable graph that uses it now
+};
+std::mutex cond_mu; // guards conds' growth (kernels read it while the host may add handles)
+std::deque<cond_state> conds; // handle h is conds[h - 1]
+cond_state *cond_of(cudaGraphConditionalHandle h) {
+  std::lock_guard<std::mutex> lock(cond_mu);
+  return h == 0 || h > conds.size() ? nullptr : &conds[h - 1];
+}
+
+void run_body(cudaGraph_t g, const point &p);
+// A conditional node, when it runs: its body graphs, as the handle's value says.
+void run_conditional(cudaGraphNode_t n, const point &p) {
+  cond_state *c = cond_of(n->cond);
+  auto read = [&](unsigned *v) {
+    if (!c || !c->set.load()) {
+      report("a conditional node reads handle %llu, which has no value in this launch: no kernel "
+             "set it (cudaGraphSetConditional) before the node ran, and it has no default "
+             "(cudaGraphCondAssignDefault): CUDA leaves the value undefined (is the kernel that "
+             "sets it a dependency of the node?)",
+             (unsigned long long)n->cond);
+      set_sticky(cudaErrorLaunchFailure);
+      return false;
+    }
+    *v = c->value.load();
+    return true;
+  };
+  unsigned v = 0;
+  switch (n->cond_type) {
+  case cudaGraphCondTypeIf:
+    if (!read(&v)) return;
+    if (v != 0)
+      run_body(n->bodies[0], p);
+    else if (n->bodies.size() == 2)
+      run_body(n->bodies[1], p);
+    return;
+  case cudaGraphCondTypeWhile:
+    while (sticky() == cudaSuccess && read(&v) && v != 0) run_body(n->bodies[0], p);
+    return;
+  case cudaGraphCondTypeSwitch:
+    if (read(&v) && v < n->bodies.size()) run_body(n->bodies[v], p);
+    return;
+  }
+}
+// A body graph's nodes, one after another inside the conditional node's operation (its point p:
+// the stream-race check sees them as that node's work). More order than a GPU keeps between the
+// body's independent nodes: never a false race, and a race between them goes unseen.
+void run_body(cudaGraph_t g, const point &p) {
+  std::vector<cudaGraphNode_t> order;
+  topological(g, &order);
+  for (cudaGraphNode_t n : order) {
+    if (sticky() != cudaSuccess) return;
+    if (n->op) { // a captured copy or memset, or a memset node
+      if (!n->accesses.empty()) note_accesses(p, n->accesses, n->what.c_str());
+      n->op();
+      continue;
+    }
+    switch (n->type) {
+    case cudaGraphNodeTypeKernel: {
+      bool watching = kernel_watch_begin(p);
+      cudaError_t e = run_kernel(n->kernel.get());
+      bool race = kernel_watch_end(p, e == cudaSuccess ? n->kernel.get() : nullptr, watching);
+      if (e != cudaSuccess)
+        set_sticky(e);
+      else if (race)
+        set_sticky(cudaErrorIllegalState);
+      break;
+    }
+    case cudaGraphNodeTypeMemcpy: {
+      const cudaMemcpy3DParms &c = n->copy;
+      for (size_t z = 0; z < c.extent.depth; ++z)
+        for (size_t y = 0; y < c.extent.height; ++y) {
+          char *dst = (char *)c.dstPtr.ptr +
+                      ((c.dstPos.z + z) * c.dstPtr.ysize + c.dstPos.y + y) * c.dstPtr.pitch +
+                      c.dstPos.x;
+          const char *src = (const char *)c.srcPtr.ptr +
+                            ((c.srcPos.z + z) * c.srcPtr.ysize + c.srcPos.y + y) * c.srcPtr.pitch +
+                            c.srcPos.x;
+          note_accesses(p, {{src, c.extent.width, false}, {dst, c.extent.width, true}},
+                        "a memcpy node in a conditional body");
+          std::memmove(dst, src, c.extent.width);
+        }
+      break;
+    }
+    case cudaGraphNodeTypeGraph:
+      run_body(n->child, p);
+      break;
+    case cudaGraphNodeTypeConditional:
+      run_conditional(n, p);
+      break;
+    default: // empty (what else a body may not hold was refused at instantiation)
+      break;
+    }
+  }
+}
+
 // ---- running a graph: each node queued on the stream in the order of exec->order ----
 cudaError_t run_node(cudaGraphNode_t n, cudaStream_t s);
 cudaError_t run_graph(cudaGraph_t g, const std::vector<cudaGraphNode_t> &order, cudaStream_t s) {
@@ -588,6 +732,29 @@ cudaError_t run_node(cudaGraphNode_t n, cudaStream_t s) {
     std::vector<cudaGraphNode_t> order;
     topological(n->child, &order);
     return run_graph(n->child, order, s);
+  }
+  case cudaGraphNodeTypeMemAlloc:
+  case cudaGraphNodeTypeMemFree: {
+    std::shared_ptr<graph_block> b = n->block;
+    bool allocate = n->type == cudaGraphNodeTypeMemAlloc;
+    enqueue(s, [b, allocate] { graph_block_run(b.get(), allocate); });
+    return cudaSuccess;
+  }
+  case cudaGraphNodeTypeConditional: {
+    // A copy of the node and its bodies for this launch: CUDA lets the program destroy the
+    // executable graph while a launch is still queued (it goes when the launch is done).
+    std::shared_ptr<CUgraphNode_st> copy(new CUgraphNode_st(*n), [](CUgraphNode_st *c) {
+      for (cudaGraph_t b : c->bodies) delete b;
+      delete c;
+    });
+    copy->child = nullptr;
+    for (cudaGraph_t &b : copy->bodies) b = clone_graph(b, nullptr);
+    auto at = std::make_shared<point>(); // its point: the bodies' work is checked as its own
+    *at = enqueue(s, [copy, at] {
+      if (sticky() == cudaSuccess) run_conditional(copy.get(), *at);
+    });
+    kernel_queued(*at);
+    return cudaSuccess;
   }
   default:
     return cudaSuccess; // empty
@@ -663,8 +830,8 @@ cudaStream_t branch_stream(int i) {
 // dependencies; the launch stream's later work after every node. Independent nodes are then
 // unordered, as on a GPU, and the stream-race check sees two of them that touch the same bytes.
 cudaError_t run_branches(const std::vector<cudaGraphNode_t> &order, const std::vector<int> &branch,
-                         cudaStream_t s) {
-  point start = enqueue(s, [] {});
+                         cudaStream_t s, const std::function<void()> &at_start) {
+  point start = enqueue(s, at_start);
   std::map<cudaGraphNode_t, point> end;
   cudaError_t e = cudaSuccess;
   for (size_t i = 0; i < order.size() && e == cudaSuccess; ++i) {
@@ -679,6 +846,35 @@ cudaError_t run_branches(const std::vector<cudaGraphNode_t> &order, const std::v
   return e;
 }
 
+// What a graph holds that its use forbids (instantiate): memory nodes only in the graph itself,
+// and a body graph holds kernel, empty, child graph, memset, memcpy and conditional nodes only.
+// Collects the graphs whose handles the executable graph uses.
+bool check_nested(cudaGraph_t g, bool top, bool in_body, const char *api,
+                  std::set<cudaGraph_t> *graphs_used) {
+  graphs_used->insert(g);
+  for (cudaGraphNode_t n : g->nodes) {
+    cudaGraphNodeType t = n->type;
+    if (!top && (t == cudaGraphNodeTypeMemAlloc || t == cudaGraphNodeTypeMemFree)) {
+      report("%s: a memory node inside a child graph or a conditional body is not simulated (a "
+             "child graph made by copying may not hold one in CUDA)",
+             api);
+      return false;
+    }
+    if (in_body && t != cudaGraphNodeTypeKernel && t != cudaGraphNodeTypeEmpty &&
+        t != cudaGraphNodeTypeGraph && t != cudaGraphNodeTypeMemset &&
+        t != cudaGraphNodeTypeMemcpy && t != cudaGraphNodeTypeConditional) {
+      report("%s: a conditional node's body holds a%s %s node; CUDA allows only kernel, empty, "
+             "child graph, memset, memcpy and conditional nodes there",
+             api, t == cudaGraphNodeTypeEventRecord ? "n" : "", type_name(t));
+      return false;
+    }
+    if (n->child && !check_nested(n->child, false, in_body, api, graphs_used)) return false;
+    for (cudaGraph_t b : n->bodies)
+      if (!check_nested(b, false, true, api, graphs_used)) return false;
+  }
+  return true;
+}
+
 cudaError_t instantiate(cudaGraphExec_t *out, cudaGraph_t graph, unsigned long long flags,
                         const char *api) {
   if (!out) return set_error(cudaErrorInvalidValue);
@@ -686,9 +882,29 @@ cudaError_t instantiate(cudaGraphExec_t *out, cudaGraph_t graph, unsigned long l
     return not_simulated(api, "a graph launched from device code (DeviceLaunch)");
   std::lock_guard<std::mutex> lock(gmu);
   if (!live_graph_locked(graph)) return set_error(cudaErrorInvalidValue);
+  std::set<cudaGraph_t> used;
+  if (!check_nested(graph, true, false, api, &used)) return set_error(cudaErrorInvalidValue);
+  std::vector<cudaGraphConditionalHandle> handles;
+  {
+    std::lock_guard<std::mutex> l2(cond_mu);
+    for (size_t i = 0; i < conds.size(); ++i) {
+      if (!used.count(conds[i].graph)) continue;
+      if (conds[i].exec && execs.count(conds[i].exec)) {
+        report("%s: a graph with conditional nodes may have one executable graph at a time "
+               "(CUDA); destroy the other with cudaGraphExecDestroy first",
+               api);
+        return set_error(cudaErrorInvalidValue);
+      }
+      handles.push_back(i + 1);
+    }
+  }
   cudaGraphExec_t x = kept_at_exit(new CUgraphExec_st);
   x->graph = clone_graph(graph, &x->of);
   x->flags = flags;
+  x->handles = handles;
+  for (cudaGraphConditionalHandle h : handles) cond_of(h)->exec = x;
+  for (cudaGraphNode_t n : x->graph->nodes)
+    if (n->block) x->has_memory_nodes = true;
   if (!topological(x->graph, &x->order)) {
     delete x;
     report("%s: the graph's dependencies form a cycle", api);
@@ -711,6 +927,18 @@ extern "C" {
 
 // ---- graphs ----
 
+// True (reported) when g holds a conditional node: CUDA does not clone such a graph, nor copy it
+// into a child graph node.
+static bool refuses_conditional_locked(const char *api, cudaGraph_t g) {
+  for (cudaGraphNode_t n : g->nodes)
+    if (n->type == cudaGraphNodeTypeConditional) {
+      report("%s: the graph holds a conditional node, and such a graph cannot be cloned or "
+             "used as a child graph (CUDA)",
+             api);
+      return true;
+    }
+  return false;
+}
 cudaError_t cudaGraphCreate(cudaGraph_t *pGraph, unsigned int flags) {
   if (!pGraph || flags != 0) return set_error(cudaErrorInvalidValue);
   std::lock_guard<std::mutex> lock(gmu);
@@ -720,14 +948,19 @@ cudaError_t cudaGraphCreate(cudaGraph_t *pGraph, unsigned int flags) {
   return cudaSuccess;
 }
 cudaError_t cudaGraphDestroy(cudaGraph_t graph) {
-  std::lock_guard<std::mutex> lock(gmu);
-  if (!graphs.erase(graph)) return set_error(cudaErrorInvalidValue);
-  delete graph;
+  {
+    std::lock_guard<std::mutex> lock(gmu);
+    if (!graphs.erase(graph)) return set_error(cudaErrorInvalidValue);
+    delete graph;
+  }
+  graph_memory_release_pending();
   return cudaSuccess;
 }
 cudaError_t cudaGraphClone(cudaGraph_t *pGraphClone, cudaGraph_t originalGraph) {
   std::lock_guard<std::mutex> lock(gmu);
   if (!pGraphClone || !live_graph_locked(originalGraph)) return set_error(cudaErrorInvalidValue);
+  if (refuses_conditional_locked("cudaGraphClone", originalGraph))
+    return set_error(cudaErrorInvalidValue);
   cudaGraph_t c = clone_graph(originalGraph, nullptr);
   graphs.insert(c);
   *pGraphClone = c;
@@ -887,6 +1120,8 @@ cudaError_t cudaGraphAddChildGraphNode(cudaGraphNode_t *pGraphNode, cudaGraph_t 
   {
     std::lock_guard<std::mutex> lock(gmu);
     if (!live_graph_locked(childGraph) || childGraph == graph)
+      return set_error(cudaErrorInvalidValue);
+    if (refuses_conditional_locked("cudaGraphAddChildGraphNode", childGraph))
       return set_error(cudaErrorInvalidValue);
   }
   cudaGraph_t copy = nullptr;
@@ -1209,6 +1444,35 @@ cudaError_t cudaGraphUpload(cudaGraphExec_t graphExec, cudaStream_t stream) {
   (void)stream;
   return cudaSuccess;
 }
+// A launch's memory nodes in the host's order: refused as a whole (one line, nothing queued) when
+// an allocation from the last launch was never freed or a free finds nothing allocated; else
+// each allocation and free is noted, and the footprint of what the launch allocates and frees.
+static bool launch_memory(const std::vector<cudaGraphNode_t> &order, cudaStream_t stream) {
+  std::set<graph_block *> allocated, freed;
+  for (cudaGraphNode_t n : order) {
+    graph_block *b = n->block.get();
+    if (n->type == cudaGraphNodeTypeMemAlloc) {
+      if (graph_block_allocated(b)) return graph_block_launch_alloc(b, "cudaGraphLaunch", false);
+      allocated.insert(b);
+    } else if (n->type == cudaGraphNodeTypeMemFree) {
+      if (freed.count(b) || (!allocated.count(b) && !graph_block_allocated(b)))
+        return graph_block_launch_free(b, "cudaGraphLaunch: its free node");
+      freed.insert(b);
+    }
+  }
+  size_t within = 0;
+  for (cudaGraphNode_t n : order) {
+    graph_block *b = n->block.get();
+    if (n->type == cudaGraphNodeTypeMemAlloc) {
+      graph_block_launch_alloc(b, "cudaGraphLaunch", freed.count(b) != 0);
+      if (freed.count(b)) within += graph_block_size(b);
+    } else if (n->type == cudaGraphNodeTypeMemFree) {
+      graph_block_launch_free(b, "cudaGraphLaunch: its free node");
+    }
+  }
+  graph_memory_launched(stream, within);
+  return true;
+}
 cudaError_t cudaGraphLaunch(cudaGraphExec_t graphExec, cudaStream_t stream) {
   if (!valid_stream(stream)) return set_error(cudaErrorInvalidResourceHandle);
   if (sticky() != cudaSuccess) return set_error(sticky());
@@ -1216,6 +1480,8 @@ cudaError_t cudaGraphLaunch(cudaGraphExec_t graphExec, cudaStream_t stream) {
   std::vector<int> branch;
   cudaGraph_t g;
   bool into_capture;
+  bool memory_nodes;
+  std::vector<cudaGraphConditionalHandle> handles;
   {
     std::lock_guard<std::mutex> lock(gmu);
     if (!execs.count(graphExec)) return set_error(cudaErrorInvalidValue);
@@ -1223,15 +1489,34 @@ cudaError_t cudaGraphLaunch(cudaGraphExec_t graphExec, cudaStream_t stream) {
     branch = graphExec->branch;
     g = graphExec->graph;
     into_capture = capture_of_locked(stream) != nullptr;
+    memory_nodes = graphExec->has_memory_nodes;
+    handles = graphExec->handles;
   }
+  graph_memory_release_pending();
+  if (memory_nodes && !into_capture && !launch_memory(order, stream))
+    return set_error(cudaErrorInvalidValue);
+  // At the launch's start (when it runs): each handle takes its default, or no value.
+  auto at_start = [handles] {
+    for (cudaGraphConditionalHandle h : handles) {
+      cond_state *c = cond_of(h);
+      bool assign = (c->flags & cudaGraphCondAssignDefault) != 0;
+      c->value.store(assign ? c->default_value : 0);
+      c->set.store(assign);
+    }
+  };
   // Launched into a capturing stream, the nodes join the capture one after another.
-  cudaError_t e = into_capture ? run_graph(g, order, stream) : run_branches(order, branch, stream);
+  cudaError_t e =
+      into_capture ? run_graph(g, order, stream) : run_branches(order, branch, stream, at_start);
   return e != cudaSuccess ? e : set_error(sticky());
 }
 cudaError_t cudaGraphExecDestroy(cudaGraphExec_t graphExec) {
-  std::lock_guard<std::mutex> lock(gmu);
-  if (!execs.erase(graphExec)) return set_error(cudaErrorInvalidValue);
-  delete graphExec;
+  {
+    std::lock_guard<std::mutex> lock(gmu);
+    if (!execs.erase(graphExec)) return set_error(cudaErrorInvalidValue);
+    for (cudaGraphConditionalHandle h : graphExec->handles) cond_of(h)->exec = nullptr;
+    delete graphExec;
+  }
+  graph_memory_release_pending();
   return cudaSuccess;
 }
 
@@ -1304,10 +1589,13 @@ static cudaError_t begin_capture(const char *api, cudaStream_t stream, cudaGraph
   return cudaSuccess;
 }
 cudaError_t cudaStreamEndCapture(cudaStream_t stream, cudaGraph_t *pGraph) {
-  if (!pGraph) return set_error(cudaErrorInvalidValue);
   std::lock_guard<std::mutex> lock(gmu);
   capture *c = capture_of_locked(stream);
   if (!c) return set_error(cudaErrorIllegalState);
+  // A capture into the program's graph (cudaStreamBeginCaptureToGraph) may pass no pointer.
+  if (!pGraph && !c->into_existing) return set_error(cudaErrorInvalidValue);
+  cudaGraph_t unused;
+  if (!pGraph) pGraph = &unused;
   *pGraph = nullptr;
   cudaError_t e = cudaSuccess;
   if (c->origin != key(stream)) {
@@ -1340,7 +1628,7 @@ cudaError_t cudaStreamEndCapture(cudaStream_t stream, cudaGraph_t *pGraph) {
   captures_by_id.erase(c->id);
   captures_active.fetch_sub(1);
   if (e == cudaSuccess) {
-    graphs.insert(c->graph);
+    if (!c->into_existing) graphs.insert(c->graph); // (a body graph stays its node's)
     *pGraph = c->graph;
   } else if (!c->into_existing) {
     delete c->graph;
@@ -1390,17 +1678,269 @@ cudaError_t cudaThreadExchangeStreamCaptureMode(enum cudaStreamCaptureMode *mode
   return cudaSuccess;
 }
 
-// ---- declared, not simulated ----
+// ---- graph memory nodes ----
 
-cudaError_t cudaGraphAddMemAllocNode(cudaGraphNode_t *, cudaGraph_t, const cudaGraphNode_t *,
-                                     size_t, struct cudaMemAllocNodeParams *) {
-  return not_simulated("cudaGraphAddMemAllocNode",
-                       "a graph memory node (cudaGraphAddMemAllocNode, cudaGraphAddMemFreeNode)");
+static bool alloc_params_ok(const char *api, const cudaMemAllocNodeParams *p) {
+  if (!p || p->bytesize == 0) {
+    report("%s: the allocation's bytesize is 0 (or the parameters are null)", api);
+    return false;
+  }
+  if (p->poolProps.allocType != cudaMemAllocationTypePinned ||
+      p->poolProps.location.type != cudaMemLocationTypeDevice || p->poolProps.location.id != 0) {
+    report("%s: poolProps must be cudaMemAllocationTypePinned memory on device 0 "
+           "(cudaMemLocationTypeDevice)",
+           api);
+    return false;
+  }
+  return true;
 }
-cudaError_t cudaGraphAddMemFreeNode(cudaGraphNode_t *, cudaGraph_t, const cudaGraphNode_t *, size_t,
-                                    void *) {
-  return not_simulated("cudaGraphAddMemFreeNode",
-                       "a graph memory node (cudaGraphAddMemAllocNode, cudaGraphAddMemFreeNode)");
+cudaError_t cudaGraphAddMemAllocNode(cudaGraphNode_t *pGraphNode, cudaGraph_t graph,
+                                     const cudaGraphNode_t *pDependencies, size_t numDependencies,
+                                     struct cudaMemAllocNodeParams *nodeParams) {
+  const char *api = "cudaGraphAddMemAllocNode";
+  if (!alloc_params_ok(api, nodeParams)) return set_error(cudaErrorInvalidValue);
+  std::shared_ptr<graph_block> b = graph_block_reserve(nodeParams->bytesize);
+  if (!b) return set_error(cudaErrorMemoryAllocation);
+  cudaError_t e = add_explicit(api, pGraphNode, graph, pDependencies, numDependencies,
+                               cudaGraphNodeTypeMemAlloc, [&](cudaGraphNode_t n) {
+                                 n->block = b;
+                                 n->alloc = *nodeParams;
+                                 n->alloc.dptr = graph_block_ptr(b.get());
+                               });
+  if (e == cudaSuccess) nodeParams->dptr = graph_block_ptr(b.get());
+  return e;
+}
+cudaError_t cudaGraphMemAllocNodeGetParams(cudaGraphNode_t node,
+                                           struct cudaMemAllocNodeParams *params_out) {
+  if (!node || !params_out || node->type != cudaGraphNodeTypeMemAlloc)
+    return set_error(cudaErrorInvalidValue);
+  *params_out = node->alloc;
+  return cudaSuccess;
+}
+// A free node of graph memory p in graph g: CUDA refuses one that is not a graph allocation, and
+// a second free node of it in the graph.
+static bool free_node_ok_locked(const char *api, cudaGraph_t g, void *p,
+                                std::shared_ptr<graph_block> *out) {
+  *out = graph_block_at(p);
+  if (!*out) {
+    report("%s(%p): the pointer is not the start of graph memory (an allocation node's, or "
+           "cudaMallocAsync's in a stream capture); free other memory with cudaFree",
+           api, p);
+    return false;
+  }
+  for (cudaGraphNode_t n : g->nodes)
+    if (n->type == cudaGraphNodeTypeMemFree && n->block == *out) {
+      report("%s(%p): the graph frees this allocation already (a second free node of it)", api, p);
+      return false;
+    }
+  return true;
+}
+cudaError_t cudaGraphAddMemFreeNode(cudaGraphNode_t *pGraphNode, cudaGraph_t graph,
+                                    const cudaGraphNode_t *pDependencies, size_t numDependencies,
+                                    void *dptr) {
+  const char *api = "cudaGraphAddMemFreeNode";
+  std::shared_ptr<graph_block> b;
+  {
+    std::lock_guard<std::mutex> lock(gmu);
+    if (!live_graph_locked(graph)) return set_error(cudaErrorInvalidValue);
+    if (!free_node_ok_locked(api, graph, dptr, &b)) return set_error(cudaErrorInvalidValue);
+  }
+  return add_explicit(api, pGraphNode, graph, pDependencies, numDependencies,
+                      cudaGraphNodeTypeMemFree, [&](cudaGraphNode_t n) { n->block = b; });
+}
+cudaError_t cudaGraphMemFreeNodeGetParams(cudaGraphNode_t node, void *dptr_out) {
+  if (!node || !dptr_out || node->type != cudaGraphNodeTypeMemFree)
+    return set_error(cudaErrorInvalidValue);
+  *(void **)dptr_out = graph_block_ptr(node->block.get());
+  return cudaSuccess;
+}
+
+// ---- conditional nodes ----
+
+cudaError_t cudaGraphConditionalHandleCreate(cudaGraphConditionalHandle *pHandle_out,
+                                             cudaGraph_t graph, unsigned int defaultLaunchValue,
+                                             unsigned int flags) {
+  if (!pHandle_out || (flags & ~(unsigned)cudaGraphCondAssignDefault))
+    return set_error(cudaErrorInvalidValue);
+  std::lock_guard<std::mutex> lock(gmu);
+  if (!live_graph_locked(graph)) return set_error(cudaErrorInvalidValue);
+  std::lock_guard<std::mutex> l2(cond_mu);
+  conds.emplace_back();
+  conds.back().graph = graph;
+  conds.back().default_value = defaultLaunchValue;
+  conds.back().flags = flags;
+  *pHandle_out = conds.size();
+  return cudaSuccess;
+}
+
+static cudaError_t add_conditional(cudaGraphNode_t *out, cudaGraph_t graph,
+                                   const cudaGraphNode_t *deps, size_t count,
+                                   cudaConditionalNodeParams *p) {
+  const char *api = "cudaGraphAddNode";
+  if (!cond_of(p->handle)) {
+    report("%s: the conditional node's handle %llu was not made by "
+           "cudaGraphConditionalHandleCreate",
+           api, (unsigned long long)p->handle);
+    return set_error(cudaErrorInvalidValue);
+  }
+  unsigned most = p->type == cudaGraphCondTypeIf       ? 2
+                  : p->type == cudaGraphCondTypeWhile  ? 1
+                  : p->type == cudaGraphCondTypeSwitch ? ~0u
+                                                       : 0;
+  if (p->size == 0 || p->size > most) {
+    report("%s: a conditional node of this type has 1 body (WHILE), 1 or 2 (IF), or at least 1 "
+           "(SWITCH), not %u",
+           api, p->size);
+    return set_error(cudaErrorInvalidValue);
+  }
+  std::vector<cudaGraph_t> bodies;
+  for (unsigned i = 0; i < p->size; ++i) {
+    cudaGraph_t b = kept_at_exit(new CUgraph_st);
+    b->is_body = true;
+    bodies.push_back(b);
+  }
+  cudaGraphNode_t made = nullptr;
+  cudaError_t e = add_explicit(api, &made, graph, deps, count, cudaGraphNodeTypeConditional,
+                               [&](cudaGraphNode_t n) {
+                                 n->cond = p->handle;
+                                 n->cond_type = p->type;
+                                 n->bodies = bodies;
+                                 for (cudaGraph_t b : bodies) body_graphs.insert(b);
+                               });
+  if (e != cudaSuccess) {
+    for (cudaGraph_t b : bodies) delete b;
+    return e;
+  }
+  *out = made;
+  // CUDA's array, valid for the node's lifetime: the node's own list of bodies.
+  p->phGraph_out = made->bodies.data();
+  return cudaSuccess;
+}
+
+cudaError_t cudaGraphAddNode(cudaGraphNode_t *pGraphNode, cudaGraph_t graph,
+                             const cudaGraphNode_t *pDependencies,
+                             const cudaGraphEdgeData *dependencyData, size_t numDependencies,
+                             struct cudaGraphNodeParams *nodeParams) {
+  const char *api = "cudaGraphAddNode";
+  if (!nodeParams || !pGraphNode) return set_error(cudaErrorInvalidValue);
+  for (size_t i = 0; dependencyData && i < numDependencies; ++i)
+    if (dependencyData[i].from_port || dependencyData[i].to_port || dependencyData[i].type)
+      return not_simulated(api, "edge data other than the default");
+  cudaGraphNodeParams &p = *nodeParams;
+  const cudaGraphNode_t *d = pDependencies;
+  size_t n = numDependencies;
+  switch (p.type) {
+  case cudaGraphNodeTypeKernel: {
+    cudaKernelNodeParams k{p.kernel.func,           p.kernel.gridDim,      p.kernel.blockDim,
+                           p.kernel.sharedMemBytes, p.kernel.kernelParams, p.kernel.extra};
+    return cudaGraphAddKernelNode(pGraphNode, graph, d, n, &k);
+  }
+  case cudaGraphNodeTypeMemcpy:
+    return cudaGraphAddMemcpyNode(pGraphNode, graph, d, n, &p.memcpy.copyParams);
+  case cudaGraphNodeTypeMemset: {
+    cudaMemsetParams s{p.memset.dst,         p.memset.pitch, p.memset.value,
+                       p.memset.elementSize, p.memset.width, p.memset.height};
+    return cudaGraphAddMemsetNode(pGraphNode, graph, d, n, &s);
+  }
+  case cudaGraphNodeTypeHost: {
+    cudaHostNodeParams h{p.host.fn, p.host.userData};
+    return cudaGraphAddHostNode(pGraphNode, graph, d, n, &h);
+  }
+  case cudaGraphNodeTypeGraph:
+    if (p.graph.ownership != cudaGraphChildGraphOwnershipClone)
+      return not_simulated(api,
+                           "a child graph moved into its node (cudaGraphChildGraphOwnershipMove)");
+    return cudaGraphAddChildGraphNode(pGraphNode, graph, d, n, p.graph.graph);
+  case cudaGraphNodeTypeEmpty:
+    return cudaGraphAddEmptyNode(pGraphNode, graph, d, n);
+  case cudaGraphNodeTypeEventRecord:
+    return cudaGraphAddEventRecordNode(pGraphNode, graph, d, n, p.eventRecord.event);
+  case cudaGraphNodeTypeWaitEvent:
+    return cudaGraphAddEventWaitNode(pGraphNode, graph, d, n, p.eventWait.event);
+  case cudaGraphNodeTypeMemAlloc: {
+    cudaMemAllocNodeParams a{p.alloc.poolProps, p.alloc.accessDescs, p.alloc.accessDescCount,
+                             p.alloc.bytesize, nullptr};
+    cudaError_t e = cudaGraphAddMemAllocNode(pGraphNode, graph, d, n, &a);
+    if (e == cudaSuccess) p.alloc.dptr = a.dptr;
+    return e;
+  }
+  case cudaGraphNodeTypeMemFree:
+    return cudaGraphAddMemFreeNode(pGraphNode, graph, d, n, p.free.dptr);
+  case cudaGraphNodeTypeConditional:
+    return add_conditional(pGraphNode, graph, d, n, &p.conditional);
+  default:
+    return not_simulated(api, "a node of this type (external semaphores)");
+  }
+}
+
+void cusim_graph_set_conditional(cudaGraphConditionalHandle handle, unsigned int value) {
+  cond_state *c = cond_of(handle);
+  if (!c) {
+    char text[200];
+    std::snprintf(text, sizeof text,
+                  "cudaGraphSetConditional: handle %llu was not made by "
+                  "cudaGraphConditionalHandleCreate",
+                  (unsigned long long)handle);
+    fail_running_block(cudaErrorLaunchFailure, text);
+  }
+  c->value.store(value);
+  c->set.store(true);
 }
 
 } // extern "C"
+
+// ---- cudaMallocAsync and cudaFreeAsync in a stream capture: memory nodes ----
+namespace cusim {
+namespace rt {
+bool capture_mem_alloc(cudaStream_t stream, size_t size, void **ptr, cudaError_t *status) {
+  {
+    std::lock_guard<std::mutex> lock(gmu);
+    if (!capture_of_locked(stream)) return false;
+  }
+  std::shared_ptr<graph_block> b = size ? graph_block_reserve(size) : nullptr;
+  std::lock_guard<std::mutex> lock(gmu);
+  capture *c = capture_of_locked(stream);
+  if (!c) return false; // (ended meanwhile, on another thread)
+  if (!b) {
+    *status = size ? cudaErrorMemoryAllocation : cudaErrorInvalidValue;
+    return true;
+  }
+  cudaGraphNode_t n = capture_node_locked(c, stream, cudaGraphNodeTypeMemAlloc);
+  n->block = b;
+  n->alloc.poolProps.allocType = cudaMemAllocationTypePinned;
+  n->alloc.poolProps.location.type = cudaMemLocationTypeDevice;
+  n->alloc.bytesize = size;
+  n->alloc.dptr = graph_block_ptr(b.get());
+  *ptr = n->alloc.dptr;
+  *status = cudaSuccess;
+  return true;
+}
+bool capture_mem_free(cudaStream_t stream, void *ptr, cudaError_t *status) {
+  std::lock_guard<std::mutex> lock(gmu);
+  capture *c = capture_of_locked(stream);
+  if (!c) return false;
+  std::shared_ptr<graph_block> b;
+  if (!graph_block_at(ptr)) {
+    report("cudaFreeAsync on a stream that is being captured into a CUDA graph, of memory no "
+           "graph allocated (a free node of it), is not simulated; the capture is invalidated");
+    invalidate_locked(c);
+    *status = cudaErrorStreamCaptureUnsupported;
+    return true;
+  }
+  if (!free_node_ok_locked("cudaFreeAsync", c->graph, ptr, &b)) {
+    invalidate_locked(c);
+    *status = cudaErrorInvalidValue;
+    return true;
+  }
+  cudaGraphNode_t n = capture_node_locked(c, stream, cudaGraphNodeTypeMemFree);
+  n->block = b;
+  *status = cudaSuccess;
+  return true;
+}
+} // namespace rt
+} // namespace cusim
+
+CUgraph_st::~CUgraph_st() {
+  if (is_body) body_graphs.erase(this);
+  destroy_nodes();
+}

@@ -326,7 +326,9 @@ report_race(uintptr_t a, unsigned size, bool write, uint64_t other, bool other_w
   char buf[512];
   lookup l = nearest_allocation((const void *)a);
   std::string what;
-  if (l.freed) {
+  if (!in_shared && graph_memory_describe(a, buf, sizeof buf)) {
+    what = buf;
+  } else if (l.freed) {
     std::snprintf(buf, sizeof buf, "inside %s memory that was freed (%zu bytes at 0x%" PRIxPTR ")",
                   kind_name(l.kind), l.size, l.base);
     what = buf;
@@ -862,6 +864,11 @@ bool arena_free(void *p) {
 
 bool in_arena(const void *p) {
   return arena_base != 0 && (uintptr_t)p - arena_base < arena_bytes;
+}
+
+void checker_mark(const void *p, size_t bytes, bool addressable) {
+  if (!in_arena(p)) return;
+  set_bounds((uintptr_t)p - arena_base, bytes ? bytes : 1, addressable);
 }
 
 // Where the checker cannot look, the first launch says so in one line: a wrong answer with no

@@ -171,6 +171,35 @@ struct lookup {
 };
 lookup find(const void *p);
 
+// ---- graph memory (graph_memory.cpp) ------------------------------------------------------------
+// A graph allocation in the registry: kind pool, with this flag.
+constexpr unsigned graph_memory_flag = 0x40000000u;
+// The memory of one allocation node, reserved when the node is made (its address fixed then) and
+// shared by the node's copies; the reservation goes with the last of them.
+struct graph_block;
+std::shared_ptr<graph_block> graph_block_reserve(size_t bytes);
+void *graph_block_ptr(const graph_block *b);
+size_t graph_block_size(const graph_block *b);
+bool graph_block_allocated(const graph_block *b);           // in the host's order
+std::shared_ptr<graph_block> graph_block_at(const void *p); // the one starting at p, or null
+// In the host's order, as a launch queues its nodes: the allocation node (false, reported: still
+// allocated from an earlier launch; freed_in_launch: the launch frees it too) and a free node
+// (false, reported: not allocated now).
+bool graph_block_launch_alloc(graph_block *b, const char *api, bool freed_in_launch);
+bool graph_block_launch_free(graph_block *b, const char *api);
+// A launch on stream s allocates and frees this much within itself (the footprint).
+void graph_memory_launched(cudaStream_t s, size_t bytes_within);
+// When the node runs: the memory checker lets kernels use the memory, or stops them.
+void graph_block_run(graph_block *b, bool allocate);
+// cudaFree (after a device-wide synchronization) or cudaFreeAsync (async) of graph memory.
+cudaError_t graph_memory_free(void *p, const char *api, bool async, cudaStream_t stream);
+// The memory checker's words for an address inside graph memory that is not allocated now.
+bool graph_memory_describe(uintptr_t a, char *buf, size_t n);
+// Gives back the reservations no node holds any more (called where no lock is held).
+void graph_memory_release_pending();
+// The memory checker: [p, p + bytes) may be used by kernels, or not (a no-op outside the arena).
+void checker_mark(const void *p, size_t bytes, bool addressable);
+
 // ---- scheduler (scheduler.cpp) ------------------------------------------------------------------
 // Runs one launch to completion on the worker threads; returns its execution error, if any.
 cudaError_t run_kernel(detail::kernel_base *k);
@@ -302,6 +331,10 @@ namespace rt {
 // stream_api.cpp) ----------------------------------------------------------------------------
 // Any stream capturing now: one load on every enqueue and launch when none is.
 extern std::atomic<int> captures_active;
+// cudaMallocAsync and cudaFreeAsync on a capturing stream: an allocation node (its address in
+// *ptr) or a free node of the capture. True when the stream is capturing (*status: the result).
+bool capture_mem_alloc(cudaStream_t stream, size_t size, void **ptr, cudaError_t *status);
+bool capture_mem_free(cudaStream_t stream, void *ptr, cudaError_t *status);
 // A launch prepared by the launch path (arguments copied, checks done): taken into a graph when it
 // is recorded for cudaGraphAddKernelNode or its stream is capturing (then true: the graph owns k).
 bool graph_takes_launch(detail::kernel_base *k, bool pointers_ok);

@@ -84,8 +84,9 @@ bool collect(std::vector<held> &out, bool wait) {
     else if (!lock.try_lock())
       return false;
     for (const auto &kv : live)
-      if (kv.second.kind == mem_kind::device || kv.second.kind == mem_kind::managed ||
-          kv.second.kind == mem_kind::pool)
+      if (!(kv.second.flags & graph_memory_flag) &&
+          (kv.second.kind == mem_kind::device || kv.second.kind == mem_kind::managed ||
+           kv.second.kind == mem_kind::pool))
         out.push_back({-1, kv.second.site, kv.second.size, kv.second.kind});
   }
   std::unique_lock<std::mutex> lock(resources_mu, std::defer_lock);

@@ -404,6 +404,8 @@ cudaError_t cudaMallocPitch(void **devPtr, size_t *pitch, size_t width, size_t h
 static cudaError_t free_common(void *ptr, const char *api, bool want_host) {
   if (ptr == nullptr) return cudaSuccess;
   sync_all();
+  if (!want_host && graph_block_at(ptr))
+    return set_error(graph_memory_free(ptr, api, false, nullptr));
   std::lock_guard<std::mutex> lock(mu);
   CUSIM_CHECK_STICKY();
   uintptr_t a = (uintptr_t)ptr;

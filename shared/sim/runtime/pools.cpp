@@ -378,11 +378,9 @@ cudaError_t cudaMallocFromPoolAsync(void **ptr, size_t size, cudaMemPool_t memPo
   creation_site here(__builtin_return_address(0)); // (cudaMallocAsync set its own)
   if (!ptr) return set_error(cudaErrorInvalidValue);
   if (!valid_stream(stream)) return set_error(cudaErrorInvalidResourceHandle);
-  cudaError_t refused;
-  if (captures_active.load() != 0 &&
-      capture_refuses_call("cudaMallocAsync (cudaMallocFromPoolAsync)", stream,
-                           "a graph memory node", &refused))
-    return set_error(refused);
+  cudaError_t captured;
+  if (captures_active.load() != 0 && capture_mem_alloc(stream, size, ptr, &captured))
+    return set_error(captured); // an allocation node (from the graph's memory, not this pool)
   std::lock_guard<std::mutex> lock(mu);
   CUSIM_CHECK_STICKY();
   if (!valid_pool(memPool)) return set_error(cudaErrorInvalidValue);
@@ -401,10 +399,11 @@ cudaError_t cudaMallocAsync(void **devPtr, size_t size, cudaStream_t stream) {
 cudaError_t cudaFreeAsync(void *devPtr, cudaStream_t stream) {
   if (devPtr == nullptr) return cudaSuccess;
   if (!valid_stream(stream)) return set_error(cudaErrorInvalidResourceHandle);
-  cudaError_t refused;
-  if (captures_active.load() != 0 &&
-      capture_refuses_call("cudaFreeAsync", stream, "a graph memory node", &refused))
-    return set_error(refused);
+  cudaError_t captured;
+  if (captures_active.load() != 0 && capture_mem_free(stream, devPtr, &captured))
+    return set_error(captured); // a free node
+  if (graph_block_at(devPtr))
+    return set_error(graph_memory_free(devPtr, "cudaFreeAsync", true, stream));
   std::lock_guard<std::mutex> lock(mu);
   CUSIM_CHECK_STICKY();
   auto it = live.find((uintptr_t)devPtr);

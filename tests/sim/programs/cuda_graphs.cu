@@ -3,13 +3,14 @@
 // reference; a kernel node's parameters changed in the executable graph, an executable graph
 // updated from a second capture, a clone, a child graph node and an event record node.
 // With an argument, a case the simulator answers with one line. CUDA documents the first four
-// as refused on a GPU too (not yet measured on one); the next two are not simulated:
+// as refused on a GPU too (not yet measured on one); the next two misuse graph memory (CUDA
+// documents them as errors; the simulator refuses them):
 //   sync-in-capture        cudaStreamSynchronize on a capturing stream
 //   query-captured-event   cudaEventQuery of an event recorded in a capture under way
 //   cudamalloc-in-capture  cudaMalloc during a global capture
 //   legacy-in-capture      cudaMemset on the legacy stream while a blocking stream captures
-//   mem-node               a graph memory node
-//   malloc-in-capture      cudaMallocAsync on a capturing stream (a memory node)
+//   mem-node               a graph allocation launched again unfreed, then freed twice
+//   malloc-in-capture      cudaFreeAsync twice in a capture (a second free node)
 //   race                   two independent nodes write the same array (a race on a GPU)
 #include <cstdio>
 #include <cstdlib>
@@ -104,15 +105,25 @@ static int refusal(const char *which) {
     p.poolProps.location.id = 0;
     p.bytesize = 1024;
     CHECK(cudaGraphCreate(&g, 0));
-    cudaError_t e = cudaGraphAddMemAllocNode(&node, g, NULL, 0, &p);
-    printf("mem alloc node: %s\n", cudaGetErrorName(e));
+    CHECK(cudaGraphAddMemAllocNode(&node, g, NULL, 0, &p));
+    cudaGraphExec_t x;
+    CHECK(cudaGraphInstantiate(&x, g, 0));
+    CHECK(cudaGraphLaunch(x, s));
+    cudaError_t e = cudaGraphLaunch(x, s); /* its allocation was never freed */
+    printf("mem node launched again: %s\n", cudaGetErrorName(e));
     cudaGetLastError();
+    CHECK(cudaFree(p.dptr));
+    e = cudaFree(p.dptr);
+    printf("then freed twice: %s\n", cudaGetErrorName(e));
+    cudaGetLastError();
+    CHECK(cudaGraphExecDestroy(x));
     CHECK(cudaGraphDestroy(g));
   } else if (strcmp(which, "malloc-in-capture") == 0) {
     CHECK(cudaStreamBeginCapture(s, cudaStreamCaptureModeGlobal));
     void *p = NULL;
     cudaError_t e = cudaMallocAsync(&p, 1024, s);
     if (e == cudaSuccess) e = cudaFreeAsync(p, s);
+    if (e == cudaSuccess) e = cudaFreeAsync(p, s); /* a second free node of it */
     cudaGraph_t g = NULL;
     cudaError_t end = cudaStreamEndCapture(s, &g);
     printf("malloc in capture: %s, then %s\n", cudaGetErrorName(e), cudaGetErrorName(end));
