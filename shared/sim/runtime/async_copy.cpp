@@ -13,11 +13,18 @@
 // The copies wait here, per CUDA thread of the worker's running block, in issue order.
 #include "internal.hpp"
 
+#include <cstdio>
 #include <cstring>
+#include <string>
 #include <vector>
 
 namespace cusim {
 namespace rt {
+std::string thread_text_of(uint3 t) {
+  char buf[64];
+  std::snprintf(buf, sizeof buf, "(%u,%u,%u)", t.x, t.y, t.z);
+  return buf;
+}
 namespace {
 struct async_op {
   const void *key;          // the pipeline, barrier, or counter it belongs to
@@ -96,8 +103,23 @@ void async_copy(const void *key, unsigned long long batch, void *dst, const void
     if (zfill) std::memset((char *)dst + n, 0, zfill);
     return;
   }
+  std::vector<rt::async_op> &mine = rt::pending[cusim_tls.tid];
+  // Two copies in flight into the same bytes land in no fixed order (and the later one would
+  // hide, from the check at completion, the reads made before it).
+  uintptr_t lo = (uintptr_t)dst, hi = lo + n + zfill;
+  if (rt::checker_on())
+    for (const rt::async_op &op : mine)
+      if (lo < (uintptr_t)op.dst + op.n + op.zfill && (uintptr_t)op.dst < hi) {
+        std::string msg = "memcpy_async into bytes still in flight at " + rt::place(file, line) +
+                          ": thread " + rt::thread_text_of(cusim_tls.thread_idx) +
+                          " copies into __shared__ or device memory that its memcpy_async at " +
+                          rt::place(op.file, op.line) +
+                          " has not finished copying into (the two land in no fixed order on a "
+                          "GPU; wait for the first before reusing its destination)";
+        rt::race_failed(msg.c_str());
+      }
   rt::checker_async_issue(dst, n + zfill, src, n, pc);
-  rt::pending[cusim_tls.tid].push_back({key, batch, dst, src, n, zfill, pc, file, line});
+  mine.push_back({key, batch, dst, src, n, zfill, pc, file, line});
   rt::pending_count++;
 }
 

@@ -271,6 +271,7 @@ void checker_async_done(void *dst, size_t bytes, unsigned issuer_tid, const void
 // The site of thread tid's copy whose destination holds a, pending or among its last completed
 // ones (false: none).
 bool async_issue_site(uintptr_t a, unsigned tid, const char **file, int *line, bool *pending);
+std::string thread_text_of(uint3 t);       // "(x,y,z)"
 void async_block_begin(unsigned nthreads); // a block starts: no copy pending
 void async_block_end();                    // its copies never waited for arrive now
 // ---- cooperative launches (cooperative.cpp, with hooks in scheduler.cpp and the API) -----------

@@ -8,7 +8,8 @@
 // With an argument, one kernel makes a mistake the simulator's memory checker stops (on a GPU
 // the answer is merely unreliable): `read-before-wait` reads a memcpy_async destination before
 // consumer_wait(); `other-before-sync` reads another thread's copy after only its own wait;
-// `missing-wait` drops a barrier token and reads a neighbour's value without waiting;
+// `overlap` issues a second copy into a destination still in flight; `missing-wait` drops a
+// barrier token and reads a neighbour's value without waiting;
 // `deadlock` initialises a barrier for one thread more than the block has.
 #include <cooperative_groups.h>
 #include <cooperative_groups/memcpy_async.h>
@@ -189,6 +190,17 @@ __global__ void other_before_sync(const int *in, int *out) {
   out[threadIdx.x] = threadIdx.x > 0 ? tile[threadIdx.x - 1] : 0; // no __syncthreads() first
 }
 
+// Two stages in flight into one buffer: the second copy may land before or after the first.
+__global__ void overlap(const int *in, int *out) {
+  __shared__ int tile[THREADS];
+  __pipeline_memcpy_async(&tile[threadIdx.x], &in[threadIdx.x], sizeof(int));
+  __pipeline_commit();
+  __pipeline_memcpy_async(&tile[threadIdx.x], &in[THREADS + threadIdx.x], sizeof(int));
+  __pipeline_commit();
+  __pipeline_wait_prior(0);
+  out[threadIdx.x] = tile[threadIdx.x];
+}
+
 // The token is dropped: nothing waits before reading the neighbour's slot.
 __global__ void missing_wait(int *out) {
   __shared__ block_barrier bar;
@@ -214,6 +226,8 @@ static int mistake(const char *name, const int *d_in, int *d_out) {
     read_before_wait<<<1, THREADS>>>(d_in, d_out);
   } else if (strcmp(name, "other-before-sync") == 0) {
     other_before_sync<<<1, THREADS>>>(d_in, d_out);
+  } else if (strcmp(name, "overlap") == 0) {
+    overlap<<<1, THREADS>>>(d_in, d_out);
   } else if (strcmp(name, "missing-wait") == 0) {
     missing_wait<<<1, THREADS>>>(d_out);
   } else if (strcmp(name, "deadlock") == 0) {
