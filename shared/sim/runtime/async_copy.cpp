@@ -18,6 +18,11 @@
 #include <string>
 #include <vector>
 
+#if defined(CUSIM_TSAN)
+extern "C" void __tsan_read_range(void *addr, unsigned long size);
+extern "C" void __tsan_write_range(void *addr, unsigned long size);
+#endif
+
 namespace cusim {
 namespace rt {
 std::string thread_text_of(uint3 t) {
@@ -45,6 +50,10 @@ thread_local std::vector<unsigned long long> counters; // per thread: 2 counters
 
 void finish(const async_op &op, unsigned tid, bool check) {
   if (check) checker_async_done(op.dst, op.n + op.zfill, tid, op.pc, op.file, op.line);
+#if defined(CUSIM_TSAN)
+  if (op.n) __tsan_read_range(const_cast<void *>(op.src), op.n);
+  __tsan_write_range(op.dst, op.n + op.zfill);
+#endif
   if (op.n) std::memmove(op.dst, op.src, op.n);
   if (op.zfill) std::memset((char *)op.dst + op.n, 0, op.zfill);
   if (tid < done.size()) {
