@@ -644,17 +644,17 @@ fail(block_impl *b, cudaError_t err, const char *fmt, ...) {
   // never committed): a GPU hangs there.
   for (unsigned t = 0; t < b->nthreads; ++t) {
     if (b->state[t] != st_parked) continue;
-    unsigned same = 0, started = 0;
+    unsigned same = 0, returned = 0;
     for (unsigned u = 0; u < b->nthreads; ++u) {
       if (b->state[u] == st_parked && b->park_key[u] == b->park_key[t]) same++;
-      if (u < b->next && b->state[u] == st_running) started++;
+      if (u < b->next && b->state[u] == st_running) returned++; // (nothing runs now)
     }
     char buf[1024];
     std::snprintf(buf, sizeof buf,
                   "deadlock in %s: thread %s waits in %s at %s, and no thread that could let it "
                   "go on is running (%u thread(s) wait there, %u returned; a GPU would hang)",
                   where(b).c_str(), fmt3(thread_of(b, t)).c_str(), b->park_what[t],
-                  place(b->park_file[t], b->park_line[t]).c_str(), same, started);
+                  place(b->park_file[t], b->park_line[t]).c_str(), same, returned);
     abort_block(b, cudaErrorLaunchTimeout, buf);
   }
   std::string msg;
