@@ -452,6 +452,18 @@ unsigned activemask();
 [[noreturn]] void assert_fail(const char *expr, const char *file, int line, const char *function);
 [[noreturn]] void trap(const char *file, int line);
 long long clock64();
+/* libcu++ waits and asynchronous copies (scheduler.cpp, async_copy.cpp; used by cusim_async.h). */
+void park_on(const void *key, const char *what, const char *file, int line);
+void release_waiters(const void *key);
+void order_point(); /* orders what the block did before with what it does after (the checker) */
+unsigned long long block_serial(); /* the running block, 1 + its linear index; 0 in host code */
+[[noreturn]] void not_simulated(const char *what, const char *file, int line);
+[[noreturn]] void misuse(const char *what, const char *file, int line);
+void async_copy(const void *key, unsigned long long batch, void *dst, const void *src, size_t n,
+                size_t zfill, const char *file, int line);
+void async_wait(const void *key, unsigned long long below); /* this thread, batches < below */
+void async_complete_key(const void *key);                   /* every thread's copies of key */
+unsigned long long *async_counter(int which); /* per thread: 0 __pipeline_*, 1 cg::memcpy_async */
 
 /* Branch divergence (the profiler, runtime/profile.cpp). The rewriter wraps the condition of
    each if, while, do-while and for in device code: br(site, condition), where site is a static

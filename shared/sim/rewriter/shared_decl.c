@@ -16,6 +16,14 @@ static int is_storage_word(const rewriter *r, size_t i, void *unused) {
          token_is(r, i, "__device__");
 }
 
+/* The tokens of an 'alignas(...)' in the declaration ([0], [1] inclusive; NO_TOKEN: none): a
+ * typedef cannot carry it, so it goes into the site instead (scratch_shared_declarator). */
+static size_t alignas_range[2] = {NO_TOKEN, NO_TOKEN};
+static int is_storage_word_or_alignas(const rewriter *r, size_t i, void *unused) {
+  return (alignas_range[0] != NO_TOKEN && i >= alignas_range[0] && i <= alignas_range[1]) ||
+         is_storage_word(r, i, unused);
+}
+
 /* The name of the declarator in tokens [from, to): the last plain identifier before its array
  * part, not a type's template name, qualifier or attribute, and not a keyword; or NO_TOKEN. */
 static size_t declarator_name(const rewriter *r, size_t from, size_t to) {
@@ -86,13 +94,13 @@ static void scratch_tokens_renamed(rewriter *r, size_t from, size_t to) {
   size_t run = from;
   for (size_t k = from; k < to; k++) {
     if (!is_file_shared_use(r, k)) continue;
-    scratch_tokens(r, run, k, is_storage_word, NULL);
+    scratch_tokens(r, run, k, is_storage_word_or_alignas, NULL);
     scratch_text(r, " cusim_file_shared_");
     scratch_token(r, k);
     scratch_text(r, "() ");
     run = k + 1;
   }
-  scratch_tokens(r, run, to, is_storage_word, NULL);
+  scratch_tokens(r, run, to, is_storage_word_or_alignas, NULL);
 }
 
 /* After all other edits: each use of a file-scope __shared__ variable's name after its
@@ -198,7 +206,14 @@ static void scratch_shared_declarator(rewriter *r, size_t first, size_t base_end
     /* A template argument loses a typedef's alignment attribute, so an aligned declaration's
      * site also tells the alignment (an addition to the contract in docs/architecture.md: site()
      * returns it). */
-    if (is_aligned) {
+    if (alignas_range[0] != NO_TOKEN) {
+      /* alignas(type) or alignas(expression): legal on a member, whichever it is */
+      scratch_text(r, ">([]{ struct cusim_aligned { ");
+      scratch_tokens(r, alignas_range[0], alignas_range[1] + 1, NULL, NULL);
+      scratch_text(r, " cusim_shared_t_");
+      scratch_token(r, name);
+      scratch_text(r, " v; }; return alignof(cusim_aligned); });");
+    } else if (is_aligned) {
       scratch_text(r, ">([]{ return alignof(cusim_shared_t_");
       scratch_token(r, name);
       scratch_text(r, "); });");
@@ -320,12 +335,27 @@ size_t rewrite_shared(rewriter *r, size_t at) {
            "(nvcc rejects this too)");
     return end + 1;
   }
+  alignas_range[0] = alignas_range[1] = NO_TOKEN;
   if (alignas_at != NO_TOKEN) {
-    report(r, alignas_at,
-           "alignas in a __shared__ declaration is not supported by the simulator; use "
-           "__align__(n)",
-           NO_TOKEN, NULL);
-    return end + 1;
+    /* One alignas(...) before the name; its alignment goes into the site. */
+    size_t close = NO_TOKEN, depth = 0;
+    for (size_t k = alignas_at + 1; k < end && close == NO_TOKEN; k++) {
+      if (token_is_char(r, k, '(')) depth++;
+      if (token_is_char(r, k, ')') && depth > 0 && --depth == 0) close = k;
+    }
+    size_t again = NO_TOKEN;
+    for (size_t k = close == NO_TOKEN ? end : close + 1; k < end && again == NO_TOKEN; k++)
+      if (token_is(r, k, "alignas")) again = k;
+    if (!token_is_char(r, alignas_at + 1, '(') || close == NO_TOKEN || close > name ||
+        again != NO_TOKEN) {
+      report(r, again != NO_TOKEN ? again : alignas_at,
+             "this alignas in a __shared__ declaration is not supported by the simulator (one "
+             "alignas(...) before the name is); use __align__(n)",
+             NO_TOKEN, NULL);
+      return end + 1;
+    }
+    alignas_range[0] = alignas_at;
+    alignas_range[1] = close;
   }
   /* Several declarators (__shared__ int x, y[4];): each its own variable, as nvcc makes them. The
    * specifiers end before the first declarator's '*'s; each declarator keeps its own. */
@@ -363,6 +393,7 @@ size_t rewrite_shared(rewriter *r, size_t at) {
     scratch_shared_declarator(r, first, base_end, d == 0 ? base_end : from, own, to, is_extern,
                               is_aligned, file_scope);
   }
+  alignas_range[0] = alignas_range[1] = NO_TOKEN;
   add_edit(r, at, r->tokens[first].start, r->tokens[end].start + 1);
   r->walk_floor = end + 1;
   return end + 1;

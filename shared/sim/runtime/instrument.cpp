@@ -297,6 +297,14 @@ report_race(uintptr_t a, unsigned size, bool write, uint64_t other, bool other_w
                         : thread_text(them, !same_block);
   std::string other_at =
       them == me || other_pc == 0 ? "" : source_line((void *)(code_base + other_pc));
+  const char *async_file = nullptr;
+  int async_line = 0;
+  bool async_pending = false;
+  if (other_wrote && them != me && them_t < itls.nthreads &&
+      async_issue_site(a, them_t, &async_file, &async_line, &async_pending))
+    other_at = " with memcpy_async at " + place(async_file, async_line) +
+               (async_pending ? ", a copy that thread has not waited for yet"
+                              : " (that thread's wait covers its own copies only)");
   std::string msg = "data race" + source_line(pc) + ": " + thread_text(me, !same_block) +
                     (write ? " writes " : " reads ") + std::to_string(size) +
                     (size == 1 ? " byte of " : " bytes of ") + memory_text(a, in_shared) +
@@ -1071,6 +1079,74 @@ void checker_stopped(const char *message) {
   first_stop[k] = 0;
 }
 
+// ---- asynchronous copies (async_copy.cpp) -------------------------------------------------------
+// Issued: the source is read and the destination written by the issuing thread, now; so another
+// thread that reads the destination before a barrier meets this write (a data race).
+void checker_async_issue(void *dst, size_t bytes, const void *src, size_t src_bytes,
+                         const void *pc) {
+  if (arena_base == 0 || !itls.on || cusim_tls.blk == nullptr) return;
+  if (src_bytes) check((uintptr_t)src, (unsigned)src_bytes, false, pc);
+  if (bytes) check((uintptr_t)dst, (unsigned)bytes, true, pc);
+}
+
+namespace {
+[[noreturn]] __attribute__((cold, noinline)) void
+report_async(uintptr_t a, uint64_t other, uint32_t other_pc, bool read, unsigned issuer_tid,
+             const char *file, int line, bool in_shared) {
+  uint32_t them = rec_gid1(other), issuer = itls.gid1_base + issuer_tid;
+  std::string who = them == issuer ? "the same thread" : thread_text(them, false);
+  std::string at = other_pc ? source_line((void *)(code_base + other_pc)) : std::string();
+  std::string msg = "memcpy_async's destination " + std::string(read ? "read" : "written") + at +
+                    " before the wait that completes the copy: " + who +
+                    (read ? " reads " : " writes ") + memory_text(a, in_shared) + " that " +
+                    thread_text(issuer, false) + " copies into with memcpy_async at " +
+                    place(file, line) +
+                    " (on a GPU the copy may not have arrived yet; wait first: "
+                    "pipeline.consumer_wait(), the barrier's wait, __pipeline_wait_prior(), "
+                    "cg::wait(), then __syncthreads() if another thread reads it)";
+  race_failed(msg.c_str());
+}
+
+// One cell of a destination at its copy's completion: any read since the issue, or a write by
+// anything else than the issue itself, came before the data.
+inline void async_cell(uint64_t *c, uintptr_t a, unsigned issuer_tid, const void *issue_pc,
+                       const char *file, int line, bool in_shared) {
+  uint64_t m = __atomic_load_n(&c[2], __ATOMIC_RELAXED);
+  if (meta_epoch(m) != launch_epoch) return;
+  uint64_t reader = __atomic_load_n(&c[1], __ATOMIC_RELAXED);
+  uint64_t writer = __atomic_load_n(&c[0], __ATOMIC_RELAXED);
+  if (reader != 0)
+    report_async(a, reader, meta_reader_pc(m), true, issuer_tid, file, line, in_shared);
+  if (writer != 0 && (rec_gid1(writer) != itls.gid1_base + issuer_tid ||
+                      meta_writer_pc(m) != code_offset(issue_pc)))
+    report_async(a, writer, meta_writer_pc(m), false, issuer_tid, file, line, in_shared);
+}
+} // namespace
+
+void checker_async_done(void *dst, size_t bytes, unsigned issuer_tid, const void *issue_pc,
+                        const char *file, int line) {
+  if (arena_base == 0 || !itls.on || cusim_tls.blk == nullptr || bytes == 0) return;
+  uintptr_t off = (uintptr_t)dst - arena_base;
+  if (off >= arena_bytes) return;
+  if (off - big_start < global_bytes - big_start) return; // a big block: bounds only
+  if (itls.gid1_base == 0) return;
+  bool in_shared = off >= global_bytes;
+  uintptr_t end = off + bytes;
+  for (uintptr_t w = off / 4; w <= (end - 1) / 4; ++w) {
+    uint64_t *cell = race_shadow + 3 * w;
+    uint64_t meta = __atomic_load_n(&cell[2], __ATOMIC_RELAXED);
+    if (meta_epoch(meta) != launch_epoch) continue;
+    if (meta & meta_split) {
+      uint64_t *bytes_cells = byte_cells(w * 4);
+      for (uintptr_t b = std::max(off, w * 4); b < std::min(end, w * 4 + 4); ++b)
+        async_cell(bytes_cells + 3 * (b - w * 4), arena_base + b, issuer_tid, issue_pc, file, line,
+                   in_shared);
+    } else {
+      async_cell(cell, arena_base + w * 4, issuer_tid, issue_pc, file, line, in_shared);
+    }
+  }
+}
+
 void checker_register_exit_hook() {
   static std::once_flag once;
   std::call_once(once, [] { on_exit(exit_status_hook, nullptr); });
@@ -1284,6 +1360,8 @@ void checker_worker_done() {}
 void checker_block_end() {}
 void checker_flush_worker() {}
 void checker_stopped(const char *) {}
+void checker_async_issue(void *, size_t, const void *, size_t, const void *) {}
+void checker_async_done(void *, size_t, unsigned, const void *, const char *, int) {}
 } // namespace rt
 } // namespace cusim
 

@@ -291,6 +291,18 @@ void checker_stopped(const char *message);
 // End the running block with the checker's message (scheduler.cpp).
 [[noreturn]] void race_failed(const char *message);
 [[noreturn]] void bounds_failed(const char *message);
+// Asynchronous copies (async_copy.cpp): a copy issued (its destination written by the issuing
+// thread, its source read) and completed (any access of the destination between is reported).
+void checker_async_issue(void *dst, size_t bytes, const void *src, size_t src_bytes,
+                         const void *pc);
+void checker_async_done(void *dst, size_t bytes, unsigned issuer_tid, const void *issue_pc,
+                        const char *file, int line);
+// The site of thread tid's copy whose destination holds a, pending or among its last completed
+// ones (false: none).
+bool async_issue_site(uintptr_t a, unsigned tid, const char **file, int *line, bool *pending);
+std::string thread_text_of(uint3 t);       // "(x,y,z)"
+void async_block_begin(unsigned nthreads); // a block starts: no copy pending
+void async_block_end();                    // its copies never waited for arrive now
 // ---- cooperative launches (cooperative.cpp, with hooks in scheduler.cpp and the API) -----------
 // A cooperative launch runs each block on a worker of its own, so all are resident at once, and
 // grid.sync() is a barrier of those workers.

@@ -108,7 +108,8 @@ enum thread_state : uint8_t {
   st_at_warp,
   st_ready,
   st_exited,
-  st_at_mask
+  st_at_mask,
+  st_parked // in park_on (cuda::barrier and the other libcu++ waits): until release_waiters
 };
 
 struct warp_state {
@@ -144,6 +145,13 @@ struct block_impl : block {
   // __syncthreads (the rest of its state is in block)
   unsigned bar_gen = 0;
   int bar_acc[2] = {0, 0};
+  // __syncthreads() and cuda::barrier phases completed: the memory checker orders by it
+  // (itls.bar_gen)
+  unsigned order_gen = 0;
+  // per thread, while it is st_parked: what it waits for (park_on), and where
+  std::vector<const void *> park_key;
+  std::vector<const char *> park_what, park_file;
+  std::vector<int> park_line;
 #if defined(CUSIM_TSAN)
   std::vector<void *> tsan_threads;
   char bar_sync = 0; // address used as the barrier's release/acquire object
@@ -562,6 +570,7 @@ inline unsigned ready_pop(block_impl *b) {
 __attribute__((noinline)) void release_all(block_impl *b) {
   b->bar_arrived = 0;
   b->bar_gen++;
+  b->order_gen++;
   // Nothing else can be ready (every thread is at this barrier): the ring restarts at 0.
   std::memcpy(b->ready, b->iota.data(), b->nthreads * sizeof(unsigned));
   b->ready_head = 0;
@@ -604,7 +613,8 @@ void begin_failure(worker *w) {
   fiber *self = cur(w);
   for (unsigned t = 0; t < b->nthreads; ++t) {
     uint8_t s = b->state[t];
-    if ((s == st_at_barrier || s == st_at_warp || s == st_ready || s == st_at_mask) &&
+    if ((s == st_at_barrier || s == st_at_warp || s == st_ready || s == st_at_mask ||
+         s == st_parked) &&
         b->parked[t] != self && b->parked[t] != nullptr && t != cusim_tls.tid) {
       release_fiber(w, static_cast<fiber *>(b->parked[t]));
     }
@@ -632,6 +642,23 @@ fail(block_impl *b, cudaError_t err, const char *fmt, ...) {
 // Nothing can run and the block is not finished: explain who waits for what.
 [[noreturn]] void stuck(block_impl *b) {
   begin_failure(b->w);
+  // Threads parked in a libcu++ wait (a cuda::barrier phase that cannot complete, a pipeline stage
+  // never committed): a GPU hangs there.
+  for (unsigned t = 0; t < b->nthreads; ++t) {
+    if (b->state[t] != st_parked) continue;
+    unsigned same = 0, returned = 0;
+    for (unsigned u = 0; u < b->nthreads; ++u) {
+      if (b->state[u] == st_parked && b->park_key[u] == b->park_key[t]) same++;
+      if (u < b->next && b->state[u] == st_running) returned++; // (nothing runs now)
+    }
+    char buf[1024];
+    std::snprintf(buf, sizeof buf,
+                  "deadlock in %s: thread %s waits in %s at %s, and no thread that could let it "
+                  "go on is running (%u thread(s) wait there, %u returned; a GPU would hang)",
+                  where(b).c_str(), fmt3(thread_of(b, t)).c_str(), b->park_what[t],
+                  place(b->park_file[t], b->park_line[t]).c_str(), same, returned);
+    abort_block(b, cudaErrorLaunchTimeout, buf);
+  }
   std::string msg;
   unsigned waiting_bar = 0, exited = 0, first_exited = ~0u, first_bar = ~0u;
   for (unsigned t = 0; t < b->nthreads; ++t) {
@@ -824,7 +851,7 @@ bool start_block(worker *w) {
   itls.nthreads = b->nthreads;
   itls.gid1_base =
       (i + 1) * (uint64_t)b->nthreads < UINT32_MAX ? (uint32_t)(i * b->nthreads + 1) : 0;
-  itls.bar_gen = &b->bar_gen;
+  itls.bar_gen = &b->order_gen;
   itls.warp_gen = b->warp_gen.data();
   if (__builtin_expect(prof_on, 0)) profile_block_begin();
   b->next = 0;
@@ -841,6 +868,7 @@ bool start_block(worker *w) {
   std::memset(b->state, st_running, b->nthreads);
   recycle_retired(w);
   refill_shared(w);
+  async_block_begin(b->nthreads);
 #if defined(CUSIM_TSAN)
   for (unsigned t = 0; t < b->nthreads; ++t) b->tsan_threads[t] = nullptr;
 #endif
@@ -915,6 +943,10 @@ void run_launch_on(worker *w, launch_exec *ex) {
     for (unsigned t = 0; t < b->nthreads; ++t) b->tidx[t] = thread_of(b, t);
   }
   b->state_v.assign(b->nthreads, st_running);
+  b->park_key.assign(b->nthreads, nullptr);
+  b->park_what.assign(b->nthreads, nullptr);
+  b->park_file.assign(b->nthreads, nullptr);
+  b->park_line.assign(b->nthreads, 0);
   b->state = b->state_v.data();
   if (b->warps.size() < nwarps) b->warps.resize(nwarps);
   b->warp_gen.assign(nwarps, 0);
@@ -1167,6 +1199,7 @@ void block_end(block *bb) {
 #if defined(CUSIM_TSAN)
   __tsan_acquire(&b->end_sync);
 #endif
+  rt::async_block_end();
   rt::checker_block_end();
   if (rt::start_block(w)) return;
   rt::switch_to(w, cur(w), &w->native, true);
@@ -1582,6 +1615,77 @@ uint64_t special_register(int kind) {
   }
   return 0;
 }
+// ---- libcu++ waits: cuda::barrier, pipelines (include/cusim_async.h) --------------------------
+// A thread that waits for a barrier's phase parks here until a thread of its block completes the
+// phase (release_waiters with the same key). The header checks its own condition again after
+// each wake-up, so a release that does not concern a thread only costs it a turn.
+void park_on(const void *key, const char *what, const char *file, int line) {
+  block_impl *b = static_cast<block_impl *>(cusim_tls.blk);
+  if (b == nullptr) not_simulated(what, file, line); // host code: nothing could release it
+  unsigned t = cusim_tls.tid;
+  b->park_key[t] = key;
+  b->park_what[t] = what;
+  b->park_file[t] = file;
+  b->park_line[t] = line;
+  b->state[t] = rt::st_parked;
+  b->waiting++;
+#if defined(CUSIM_TSAN)
+  __tsan_release(&b->bar_sync);
+  __tsan_switch_to_fiber(cur(b->w)->tsan_fiber, __tsan_switch_to_fiber_no_sync);
+#endif
+  rt::wait(b, t);
+#if defined(CUSIM_TSAN)
+  __tsan_switch_to_fiber(b->tsan_threads[t], __tsan_switch_to_fiber_no_sync);
+  __tsan_acquire(&b->bar_sync);
+#endif
+}
+
+// Makes every thread parked on key ready, and orders, for the memory checker, what the block's
+// threads did before with what they do after (as a __syncthreads() does: order_gen).
+void release_waiters(const void *key) {
+  block_impl *b = static_cast<block_impl *>(cusim_tls.blk);
+  if (b == nullptr) return;
+  b->order_gen++;
+  for (unsigned t = 0; t < b->nthreads; ++t)
+    if (b->state[t] == rt::st_parked && b->park_key[t] == key) {
+      b->state[t] = rt::st_ready;
+      rt::ready_push(b, t);
+    }
+}
+
+void order_point() {
+  if (block_impl *b = static_cast<block_impl *>(cusim_tls.blk)) b->order_gen++;
+}
+
+unsigned long long block_serial() {
+  block_impl *b = static_cast<block_impl *>(cusim_tls.blk);
+  if (b == nullptr) return 0;
+  uint3 g = cusim_tls.grid_dim, i = cusim_tls.block_idx;
+  return 1 + i.x + (unsigned long long)g.x * (i.y + (unsigned long long)g.y * i.z);
+}
+
+void not_simulated(const char *what, const char *file, int line) {
+  std::string msg = rt::place(file, line) + ": " + what +
+                    " is not simulated (the simulator stops here rather than guess)";
+  block_impl *b = static_cast<block_impl *>(cusim_tls.blk);
+  if (b == nullptr) {
+    rt::print_message("cusim: error: ", msg.c_str());
+    std::exit(1);
+  }
+  rt::fail_running_block(cudaErrorNotSupported, msg.c_str());
+}
+
+void misuse(const char *what, const char *file, int line) {
+  std::string msg = rt::place(file, line) + ": " + what;
+  block_impl *b = static_cast<block_impl *>(cusim_tls.blk);
+  if (b == nullptr) {
+    rt::print_message("cusim: error: ", msg.c_str());
+    std::exit(1);
+  }
+  msg += " in " + rt::where(b) + ", thread " + rt::fmt3(cusim_tls.thread_idx);
+  rt::fail_running_block(cudaErrorLaunchFailure, msg.c_str());
+}
+
 } // namespace dev
 } // namespace cusim
 
