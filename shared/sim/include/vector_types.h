@@ -319,6 +319,280 @@ CUSIM_VT_INLINE double4 make_double4(double x, double y, double z, double w) {
   return r;
 }
 
+/* The rest of the toolkit's vector types (libcu++, which Thrust includes, gives each a tuple
+   interface, so each must exist). The 4-vectors of 8-byte types come in two alignments since
+   CUDA 13 (_16a, _32a; the plain name is the 16-byte one). */
+typedef struct __attribute__((aligned(2))) short1 {
+  short x;
+} short1;
+CUSIM_VT_INLINE short1 make_short1(short x) {
+  short1 r;
+  r.x = x;
+  return r;
+}
+typedef struct __attribute__((aligned(2))) ushort1 {
+  unsigned short x;
+} ushort1;
+CUSIM_VT_INLINE ushort1 make_ushort1(unsigned short x) {
+  ushort1 r;
+  r.x = x;
+  return r;
+}
+typedef struct __attribute__((aligned(2))) short3 {
+  short x, y, z;
+} short3;
+CUSIM_VT_INLINE short3 make_short3(short x, short y, short z) {
+  short3 r;
+  r.x = x;
+  r.y = y;
+  r.z = z;
+  return r;
+}
+typedef struct __attribute__((aligned(2))) ushort3 {
+  unsigned short x, y, z;
+} ushort3;
+CUSIM_VT_INLINE ushort3 make_ushort3(unsigned short x, unsigned short y, unsigned short z) {
+  ushort3 r;
+  r.x = x;
+  r.y = y;
+  r.z = z;
+  return r;
+}
+typedef struct __attribute__((aligned(8))) long1 {
+  long x;
+} long1;
+CUSIM_VT_INLINE long1 make_long1(long x) {
+  long1 r;
+  r.x = x;
+  return r;
+}
+typedef struct __attribute__((aligned(8))) ulong1 {
+  unsigned long x;
+} ulong1;
+CUSIM_VT_INLINE ulong1 make_ulong1(unsigned long x) {
+  ulong1 r;
+  r.x = x;
+  return r;
+}
+typedef struct __attribute__((aligned(8))) long3 {
+  long x, y, z;
+} long3;
+CUSIM_VT_INLINE long3 make_long3(long x, long y, long z) {
+  long3 r;
+  r.x = x;
+  r.y = y;
+  r.z = z;
+  return r;
+}
+typedef struct __attribute__((aligned(8))) ulong3 {
+  unsigned long x, y, z;
+} ulong3;
+CUSIM_VT_INLINE ulong3 make_ulong3(unsigned long x, unsigned long y, unsigned long z) {
+  ulong3 r;
+  r.x = x;
+  r.y = y;
+  r.z = z;
+  return r;
+}
+typedef struct __attribute__((aligned(16))) long4 {
+  long x, y, z, w;
+} long4;
+CUSIM_VT_INLINE long4 make_long4(long x, long y, long z, long w) {
+  long4 r;
+  r.x = x;
+  r.y = y;
+  r.z = z;
+  r.w = w;
+  return r;
+}
+typedef struct __attribute__((aligned(16))) ulong4 {
+  unsigned long x, y, z, w;
+} ulong4;
+CUSIM_VT_INLINE ulong4 make_ulong4(unsigned long x, unsigned long y, unsigned long z,
+                                   unsigned long w) {
+  ulong4 r;
+  r.x = x;
+  r.y = y;
+  r.z = z;
+  r.w = w;
+  return r;
+}
+typedef struct __attribute__((aligned(8))) longlong1 {
+  long long x;
+} longlong1;
+CUSIM_VT_INLINE longlong1 make_longlong1(long long x) {
+  longlong1 r;
+  r.x = x;
+  return r;
+}
+typedef struct __attribute__((aligned(8))) ulonglong1 {
+  unsigned long long x;
+} ulonglong1;
+CUSIM_VT_INLINE ulonglong1 make_ulonglong1(unsigned long long x) {
+  ulonglong1 r;
+  r.x = x;
+  return r;
+}
+typedef struct __attribute__((aligned(8))) longlong3 {
+  long long x, y, z;
+} longlong3;
+CUSIM_VT_INLINE longlong3 make_longlong3(long long x, long long y, long long z) {
+  longlong3 r;
+  r.x = x;
+  r.y = y;
+  r.z = z;
+  return r;
+}
+typedef struct __attribute__((aligned(8))) ulonglong3 {
+  unsigned long long x, y, z;
+} ulonglong3;
+CUSIM_VT_INLINE ulonglong3 make_ulonglong3(unsigned long long x, unsigned long long y,
+                                           unsigned long long z) {
+  ulonglong3 r;
+  r.x = x;
+  r.y = y;
+  r.z = z;
+  return r;
+}
+typedef struct __attribute__((aligned(16))) longlong4 {
+  long long x, y, z, w;
+} longlong4;
+CUSIM_VT_INLINE longlong4 make_longlong4(long long x, long long y, long long z, long long w) {
+  longlong4 r;
+  r.x = x;
+  r.y = y;
+  r.z = z;
+  r.w = w;
+  return r;
+}
+typedef struct __attribute__((aligned(16))) ulonglong4 {
+  unsigned long long x, y, z, w;
+} ulonglong4;
+CUSIM_VT_INLINE ulonglong4 make_ulonglong4(unsigned long long x, unsigned long long y,
+                                           unsigned long long z, unsigned long long w) {
+  ulonglong4 r;
+  r.x = x;
+  r.y = y;
+  r.z = z;
+  r.w = w;
+  return r;
+}
+typedef struct __attribute__((aligned(16))) long4_16a {
+  long x, y, z, w;
+} long4_16a;
+CUSIM_VT_INLINE long4_16a make_long4_16a(long x, long y, long z, long w) {
+  long4_16a r;
+  r.x = x;
+  r.y = y;
+  r.z = z;
+  r.w = w;
+  return r;
+}
+typedef struct __attribute__((aligned(32))) long4_32a {
+  long x, y, z, w;
+} long4_32a;
+CUSIM_VT_INLINE long4_32a make_long4_32a(long x, long y, long z, long w) {
+  long4_32a r;
+  r.x = x;
+  r.y = y;
+  r.z = z;
+  r.w = w;
+  return r;
+}
+typedef struct __attribute__((aligned(16))) ulong4_16a {
+  unsigned long x, y, z, w;
+} ulong4_16a;
+CUSIM_VT_INLINE ulong4_16a make_ulong4_16a(unsigned long x, unsigned long y, unsigned long z,
+                                           unsigned long w) {
+  ulong4_16a r;
+  r.x = x;
+  r.y = y;
+  r.z = z;
+  r.w = w;
+  return r;
+}
+typedef struct __attribute__((aligned(32))) ulong4_32a {
+  unsigned long x, y, z, w;
+} ulong4_32a;
+CUSIM_VT_INLINE ulong4_32a make_ulong4_32a(unsigned long x, unsigned long y, unsigned long z,
+                                           unsigned long w) {
+  ulong4_32a r;
+  r.x = x;
+  r.y = y;
+  r.z = z;
+  r.w = w;
+  return r;
+}
+typedef struct __attribute__((aligned(16))) longlong4_16a {
+  long long x, y, z, w;
+} longlong4_16a;
+CUSIM_VT_INLINE longlong4_16a make_longlong4_16a(long long x, long long y, long long z,
+                                                 long long w) {
+  longlong4_16a r;
+  r.x = x;
+  r.y = y;
+  r.z = z;
+  r.w = w;
+  return r;
+}
+typedef struct __attribute__((aligned(32))) longlong4_32a {
+  long long x, y, z, w;
+} longlong4_32a;
+CUSIM_VT_INLINE longlong4_32a make_longlong4_32a(long long x, long long y, long long z,
+                                                 long long w) {
+  longlong4_32a r;
+  r.x = x;
+  r.y = y;
+  r.z = z;
+  r.w = w;
+  return r;
+}
+typedef struct __attribute__((aligned(16))) ulonglong4_16a {
+  unsigned long long x, y, z, w;
+} ulonglong4_16a;
+CUSIM_VT_INLINE ulonglong4_16a make_ulonglong4_16a(unsigned long long x, unsigned long long y,
+                                                   unsigned long long z, unsigned long long w) {
+  ulonglong4_16a r;
+  r.x = x;
+  r.y = y;
+  r.z = z;
+  r.w = w;
+  return r;
+}
+typedef struct __attribute__((aligned(32))) ulonglong4_32a {
+  unsigned long long x, y, z, w;
+} ulonglong4_32a;
+CUSIM_VT_INLINE ulonglong4_32a make_ulonglong4_32a(unsigned long long x, unsigned long long y,
+                                                   unsigned long long z, unsigned long long w) {
+  ulonglong4_32a r;
+  r.x = x;
+  r.y = y;
+  r.z = z;
+  r.w = w;
+  return r;
+}
+typedef struct __attribute__((aligned(16))) double4_16a {
+  double x, y, z, w;
+} double4_16a;
+CUSIM_VT_INLINE double4_16a make_double4_16a(double x, double y, double z, double w) {
+  double4_16a r;
+  r.x = x;
+  r.y = y;
+  r.z = z;
+  r.w = w;
+  return r;
+}
+typedef struct __attribute__((aligned(32))) double4_32a {
+  double x, y, z, w;
+} double4_32a;
+CUSIM_VT_INLINE double4_32a make_double4_32a(double x, double y, double z, double w) {
+  double4_32a r;
+  r.x = x;
+  r.y = y;
+  r.z = z;
+  r.w = w;
+  return r;
+}
 /* dim3: a plain struct in C; in C++ it has CUDA's constructors (missing sizes are 1). */
 #if defined(__cplusplus)
 struct dim3 {

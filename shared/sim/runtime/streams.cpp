@@ -202,8 +202,12 @@ void host_waits(const point &p) {
 
 } // namespace
 
+// Operations ever enqueued (thrust_wait below skips its wait when none came since its last).
+std::atomic<unsigned long long> enqueued_count{0};
+
 point enqueue(cudaStream_t stream, std::function<void()> fn, const char *what,
               const std::vector<mem_access> &accesses) {
+  enqueued_count.fetch_add(1, std::memory_order_acq_rel);
   // A capturing stream records the operation in its graph instead (graphs.cpp).
   if (captures_active.load(std::memory_order_relaxed) != 0 &&
       graph_takes_op(stream, fn, what, accesses))
@@ -507,4 +511,24 @@ void run_in_background(const point &p) {
 }
 
 } // namespace rt
+} // namespace cusim
+
+namespace cusim {
+namespace detail {
+
+// Thrust on the simulator (include/cccl/): an algorithm runs on the host, at once, where on a GPU
+// it is work on the default stream, after what is queued there and before the call returns. So
+// each first waits, as a blocking call on that stream does (cudaMemcpy). Thrust's dispatch runs
+// for every element of some algorithms (a sort's swaps), so a wait with nothing enqueued since the
+// last one (which then had nothing else enqueued beside its own marker) is skipped.
+void thrust_wait() {
+  static std::atomic<unsigned long long> waited_at{~0ULL};
+  unsigned long long before = rt::enqueued_count.load(std::memory_order_acquire);
+  if (before == waited_at.load(std::memory_order_acquire)) return;
+  rt::sync_legacy(); // enqueues one marker and waits for it
+  if (rt::enqueued_count.load(std::memory_order_acquire) == before + 1)
+    waited_at.store(before + 1, std::memory_order_release);
+}
+
+} // namespace detail
 } // namespace cusim

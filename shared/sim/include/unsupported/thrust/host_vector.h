@@ -1,2 +1,2 @@
 /* Not simulated: see README.md in this folder. */
-#error "cusim: <thrust/host_vector.h> is not simulated (Thrust)"
+#error "cusim: <thrust/host_vector.h>: Thrust needs the CUDA toolkit's CCCL headers, not found (nvcc on PATH, CUDA_HOME or CUSIM_CCCL_DIR)"
