@@ -1,2 +1,3 @@
 /* Not simulated: see README.md in this folder. */
-#error "cusim: <thrust/transform.h>: Thrust needs the CUDA toolkit's CCCL headers, not found (nvcc on PATH, CUDA_HOME or CUSIM_CCCL_DIR)"
+#error                                                                                             \
+    "cusim: <thrust/transform.h>: Thrust needs the CUDA toolkit's CCCL headers, not found (nvcc on PATH, CUDA_HOME or CUSIM_CCCL_DIR)"
