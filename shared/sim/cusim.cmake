@@ -126,6 +126,19 @@ function(cusim_add_executable target)
       COMPILE -D__global__= -D__device__= -D__host__= ${cusim_cxx_flags} ${directory_options}
               ${asserts_flags} ${cusim_std} ${checker_flags} -fno-optimize-sibling-calls)
   endif()
+  # GCC takes a .gch made at another -O level (or with other -f options) without a word, and then
+  # compiles the prelude's functions with the .gch's options, not the file's. So the header is
+  # used only where the target's own options (less -W, -U, -D: warnings, and macros, which the
+  # text comparison sees) are still the directory's when the build is generated.
+  set(use_prelude_header 0)
+  if(prelude_header)
+    set(expected ${directory_options})
+    list(FILTER expected EXCLUDE REGEX "^-[WUD]")
+    list(JOIN expected "|" expected)
+    string(REPLACE "," "$<COMMA>" expected "${expected}")
+    set(actual "$<FILTER:$<TARGET_PROPERTY:${target},COMPILE_OPTIONS>,EXCLUDE,^-[WUD]>")
+    set(use_prelude_header "$<STREQUAL:$<JOIN:${actual},|>,${expected}>")
+  endif()
   set(defines "$<TARGET_PROPERTY:${target},COMPILE_DEFINITIONS>")
   set(includes "$<TARGET_PROPERTY:${target},INCLUDE_DIRECTORIES>")
   foreach(src IN LISTS arg_SOURCES)
@@ -150,7 +163,7 @@ function(cusim_add_executable target)
                 "$<$<BOOL:${includes}>:-I$<JOIN:${includes},;-I>>"
                 -isystem "${CUSIM_INCLUDE_DIR}" "-include${CUSIM_INCLUDE_DIR}/cusim_prelude.h"
                 -MD -MF "${out}.d" -MT "${out}" "${abs}" -o "${preprocessed}"
-        COMMAND cusim-rewrite "$<$<BOOL:${prelude_header}>:--prelude-header=${prelude_header}>"
+        COMMAND cusim-rewrite "$<${use_prelude_header}:--prelude-header=${prelude_header}>"
                 "${preprocessed}" "${out}"
         DEPENDS cusim-rewrite "${abs}" ${prelude_header}
         DEPFILE "${out}.d"
