@@ -62,7 +62,9 @@ function(cusim_prelude_pch out_header out_target)
   endif()
   file(MAKE_DIRECTORY "${dir}")
   # An empty translation unit: its preprocessed text is the prelude's and the main file's marker.
-  file(WRITE "${dir}/empty.cu" "/* the forced prelude alone (shared/sim/cusim.cmake) */\n")
+  # (file(CONFIGURE) writes only when the text changes: a new configure rebuilds nothing.)
+  file(CONFIGURE OUTPUT "${dir}/empty.cu"
+       CONTENT "/* the forced prelude alone (shared/sim/cusim.cmake) */\n")
   add_custom_command(
     OUTPUT "${header}"
     COMMAND "${CMAKE_CXX_COMPILER}" ${arg_PREPROCESS} -x c++ -E -DCUSIM_PREPROCESS
