@@ -168,7 +168,7 @@ function(workbook_lesson)
     foreach(backend IN LISTS backends)
       set(target "${lesson}.${variant}.${backend}")
       if(backend STREQUAL "sim")
-        cusim_add_executable(${target} SOURCES "${${variant}_file}" ${host_sources}
+        cusim_add_executable(${target} KEEP_ASSERTS SOURCES "${${variant}_file}" ${host_sources}
                              LIBRARIES wb_harness_sim ${L_LIBRARIES})
       elseif(backend STREQUAL "cuda")
         add_executable(${target} "${${variant}_file}" ${host_sources})
@@ -341,7 +341,7 @@ function(workbook_mutants lesson number backend solution_file host_sources libra
       VERBATIM)
     set(target "${lesson}.mutant.${name}")
     if(backend STREQUAL "sim")
-      cusim_add_executable(${target} SOURCES "${source}" ${host_sources}
+      cusim_add_executable(${target} KEEP_ASSERTS SOURCES "${source}" ${host_sources}
                            LIBRARIES wb_harness_sim ${libraries})
     else()
       add_executable(${target} "${source}" ${host_sources})

@@ -37,10 +37,60 @@ if(CUSIM_MEMCHECK AND (NOT DEFINED WB_SANITIZE OR WB_SANITIZE STREQUAL ""))
   endif()
 endif()
 
+# The forced prelude, precompiled (GCC). Every rewritten .cu starts with the same text: the
+# prelude and the standard headers it brings (about 41,000 lines, 0.15-0.2 CPU-s of parsing in
+# each compile). cusim_prelude_pch() makes, once per set of flags, that text as a header
+# (cusim-rewrite --prelude-only on an empty .cu preprocessed as the .cu files are) and its .gch
+# (compiled with the flags of the .cu files' compile step); cusim-rewrite --prelude-header then
+# writes `#include "HEADER"` in place of the text where it is the same, byte for byte. GCC loads
+# HEADER.gch where it is valid for the compile and reads HEADER's text otherwise: the program is
+# the same either way, only the time differs (-Winvalid-pch says why one was not used).
+option(CUSIM_PRELUDE_PCH "Simulator: the forced prelude as a precompiled header (GCC)" ON)
+
+# cusim_prelude_pch(OUT_HEADER OUT_TARGET PREPROCESS FLAGS... COMPILE FLAGS...): the header (and
+# the target that makes it and its .gch) for those flags; made once per set of flags.
+function(cusim_prelude_pch out_header out_target)
+  cmake_parse_arguments(PARSE_ARGV 2 arg "" "" "PREPROCESS;COMPILE")
+  string(SHA1 key "${CMAKE_CXX_COMPILER}|${arg_PREPROCESS}|${arg_COMPILE}")
+  string(SUBSTRING "${key}" 0 12 key)
+  set(dir "${CMAKE_BINARY_DIR}/cusim-prelude/${key}")
+  set(header "${dir}/cusim_prelude_text.h")
+  set(pch_target "cusim_prelude_pch_${key}")
+  set(${out_header} "${header}" PARENT_SCOPE)
+  set(${out_target} "${pch_target}" PARENT_SCOPE)
+  if(TARGET ${pch_target})
+    return()
+  endif()
+  file(MAKE_DIRECTORY "${dir}")
+  # An empty translation unit: its preprocessed text is the prelude's and the main file's marker.
+  # (file(CONFIGURE) writes only when the text changes: a new configure rebuilds nothing.)
+  file(CONFIGURE OUTPUT "${dir}/empty.cu"
+       CONTENT "/* the forced prelude alone (shared/sim/cusim.cmake) */\n")
+  add_custom_command(
+    OUTPUT "${header}"
+    COMMAND "${CMAKE_CXX_COMPILER}" ${arg_PREPROCESS} -x c++ -E -DCUSIM_PREPROCESS
+            -I "${CUSIM_INCLUDE_DIR}" -I "${CUSIM_INCLUDE_DIR}/unsupported"
+            -isystem "${CUSIM_INCLUDE_DIR}" "-include${CUSIM_INCLUDE_DIR}/cusim_prelude.h"
+            -MD -MF "${header}.d" -MT "${header}" "${dir}/empty.cu" -o "${dir}/empty.ii"
+    COMMAND cusim-rewrite --prelude-only "${dir}/empty.ii" "${header}"
+    DEPENDS cusim-rewrite "${dir}/empty.cu"
+    DEPFILE "${header}.d"
+    COMMENT "cusim: the prelude's text (${key})"
+    VERBATIM)
+  add_custom_command(
+    OUTPUT "${header}.gch"
+    COMMAND "${CMAKE_CXX_COMPILER}" ${arg_COMPILE} -x c++-header -c "${header}" -o "${header}.gch"
+    DEPENDS "${header}"
+    COMMENT "cusim: the prelude, precompiled (${key})"
+    VERBATIM)
+  add_custom_target(${pch_target} DEPENDS "${header}" "${header}.gch")
+endfunction()
+
 function(cusim_add_executable target)
   # NO_CHECKER: build the .cu files without the memory checker's instrumentation (the benchmark
-  # of the scheduler, tests/sim/bench).
-  cmake_parse_arguments(PARSE_ARGV 1 arg "NO_CHECKER" "" "SOURCES;LIBRARIES")
+  # of the scheduler, tests/sim/bench). KEEP_ASSERTS: -UNDEBUG, assert() in every build type (the
+  # lessons' programs); given here, the precompiled prelude is made with it.
+  cmake_parse_arguments(PARSE_ARGV 1 arg "NO_CHECKER;KEEP_ASSERTS" "" "SOURCES;LIBRARIES")
   set(checker_flags "${CUSIM_CHECKER_FLAGS}")
   if(arg_NO_CHECKER)
     set(checker_flags "")
@@ -62,6 +112,35 @@ function(cusim_add_executable target)
   set(cusim_std -std=gnu++17) # what the compile step gets (CXX_STANDARD 17, extensions on)
   if(DEFINED CMAKE_CXX_EXTENSIONS AND NOT CMAKE_CXX_EXTENSIONS)
     set(cusim_std -std=c++17)
+  endif()
+  set(asserts_flags)
+  if(arg_KEEP_ASSERTS)
+    set(asserts_flags -UNDEBUG)
+  endif()
+  set(prelude_header)
+  set(prelude_target)
+  if(CUSIM_PRELUDE_PCH AND CMAKE_CXX_COMPILER_ID STREQUAL "GNU")
+    # The flags the .cu files' two steps get from outside the target (the build type, the
+    # directory's options: a sanitizer's), in the order they have there.
+    get_property(directory_options DIRECTORY PROPERTY COMPILE_OPTIONS)
+    cusim_prelude_pch(prelude_header prelude_target
+      PREPROCESS ${cusim_cxx_flags} ${cusim_std} ${checked_define} ${directory_options}
+                 ${asserts_flags}
+      COMPILE -D__global__= -D__device__= -D__host__= ${cusim_cxx_flags} ${directory_options}
+              ${asserts_flags} ${cusim_std} ${checker_flags} -fno-optimize-sibling-calls)
+  endif()
+  # GCC takes a .gch made at another -O level (or with other -f options) without a word, and then
+  # compiles the prelude's functions with the .gch's options, not the file's. So the header is
+  # used only where the target's own options (less -W, -U, -D: warnings, and macros, which the
+  # text comparison sees) are still the directory's when the build is generated.
+  set(use_prelude_header 0)
+  if(prelude_header)
+    set(expected ${directory_options})
+    list(FILTER expected EXCLUDE REGEX "^-[WUD]")
+    list(JOIN expected "|" expected)
+    string(REPLACE "," "$<COMMA>" expected "${expected}")
+    set(actual "$<FILTER:$<TARGET_PROPERTY:${target},COMPILE_OPTIONS>,EXCLUDE,^-[WUD]>")
+    set(use_prelude_header "$<STREQUAL:$<JOIN:${actual},|>,${expected}>")
   endif()
   set(defines "$<TARGET_PROPERTY:${target},COMPILE_DEFINITIONS>")
   set(includes "$<TARGET_PROPERTY:${target},INCLUDE_DIRECTORIES>")
@@ -93,8 +172,10 @@ function(cusim_add_executable target)
         COMMAND ${preprocess} -MD -MF "${out}.d" -MT "${out}" "${abs}" -o "${preprocessed}"
         COMMAND "${CUSIM_BIN_DIR}/cusim-device-pass" "${preprocessed}" "${device}"
                 ${preprocess} -DCUSIM_DEVICE_PASS "${abs}" -o "${device}"
-        COMMAND cusim-rewrite "--device-pass=${device}" "${preprocessed}" "${out}"
-        DEPENDS cusim-rewrite "${abs}" "${CUSIM_BIN_DIR}/cusim-device-pass"
+        COMMAND cusim-rewrite "--device-pass=${device}"
+                "$<${use_prelude_header}:--prelude-header=${prelude_header}>"
+                "${preprocessed}" "${out}"
+        DEPENDS cusim-rewrite "${abs}" "${CUSIM_BIN_DIR}/cusim-device-pass" ${prelude_header}
         DEPFILE "${out}.d"
         COMMENT "cusim-rewrite ${rel}"
         COMMAND_EXPAND_LISTS
@@ -107,6 +188,14 @@ function(cusim_add_executable target)
         # preprocessed already: only the three qualifiers the rewriter kept are left to remove
         COMPILE_DEFINITIONS "__global__=;__device__=;__host__="
         COMPILE_OPTIONS "${checker_flags};-fno-optimize-sibling-calls")
+      if(prelude_header)
+        set_property(SOURCE "${out}" APPEND PROPERTY OBJECT_DEPENDS "${prelude_header}.gch")
+        # CI (-Werror): a .gch that GCC finds and rejects (flags that differ from those it was
+        # made with, above) fails the build instead of costing its time unseen.
+        if(WB_WERROR)
+          set_property(SOURCE "${out}" APPEND PROPERTY COMPILE_OPTIONS -Werror=invalid-pch)
+        endif()
+      endif()
       list(APPEND sources "${out}")
       list(APPEND rewritten "${out}")
     else()
@@ -121,4 +210,10 @@ function(cusim_add_executable target)
   target_include_directories(${target} PRIVATE "${CUSIM_INCLUDE_DIR}/unsupported")
   set_target_properties(${target} PROPERTIES CXX_STANDARD 17 CXX_STANDARD_REQUIRED ON)
   target_link_libraries(${target} PRIVATE cusim ${arg_LIBRARIES})
+  if(arg_KEEP_ASSERTS)
+    target_compile_options(${target} PRIVATE -UNDEBUG)
+  endif()
+  if(prelude_target)
+    add_dependencies(${target} ${prelude_target})
+  endif()
 endfunction()

@@ -56,5 +56,35 @@ check "--device-warnings: host code untouched" 0 '^__host__ __device__ int b(int
 check "--device-warnings: a bad option" 2 "takes -W options separated by commas" stderr.txt -- \
   "$rewriter" '--device-warnings=-Wall,"x' w.cu w.cpp
 
+# --prelude-only / --prelude-header (shared/sim/cusim.cmake's precompiled prelude): the text from
+# the second line to the main file's first line becomes the header; where a file's text there is
+# the header's, byte for byte, it is replaced by one #include line, and otherwise nothing changes.
+pre() { # pre BODY-OF-THE-PRELUDE MAIN-LINE: a file as `c++ -E -include cusim_prelude.h` writes it
+  printf '# 0 "in.cu"\n# 0 "<built-in>"\n# 0 "<command-line>"\n# 1 "p.h" 1 3\n%s\n# 0 "<command-line>" 2\n# 1 "in.cu"\n%s\n' "$1" "$2"
+}
+pre 'int prelude_decl;' '__global__ void k() {}' >pre.ii
+pre 'int prelude_decl;' 'void h() { k<<<1, 1>>>(); }' >main.ii
+pre 'int prelude_decm;' 'void h() { k<<<1, 1>>>(); }' >other.ii
+check "--prelude-only: the prelude's text alone" 0 "" stderr.txt -- "$rewriter" --prelude-only pre.ii header.h
+check "--prelude-only: the lines between" 0 "" stderr.txt -- \
+  cmp header.h <(sed -n 2,6p pre.ii)
+check "--prelude-only: no prelude" 1 "error: no prelude" stderr.txt -- \
+  "$rewriter" --prelude-only in.cu none.h
+check "--prelude-only with --prelude-header" 2 "exclude each other" stderr.txt -- \
+  "$rewriter" --prelude-only --prelude-header=header.h pre.ii none.h
+"$rewriter" main.ii main-plain.cpp
+"$rewriter" other.ii other-plain.cpp
+check "--prelude-header: the same text" 0 '^#include "header.h"$' main.cpp -- \
+  "$rewriter" --prelude-header=header.h main.ii main.cpp
+check "--prelude-header: the rest as without it" 0 "" stderr.txt -- \
+  bash -c '[[ $(sed -n 1,2p main.cpp; tail -n +4 main.cpp) == "$(sed -n 1,2p main-plain.cpp; tail -n +8 main-plain.cpp)" && $(sed -n 3p main.cpp) == "#include \"header.h\"" ]]'
+check "--prelude-header: one byte differs" 0 "" stderr.txt -- \
+  bash -c '"$1" --prelude-header=header.h other.ii other.cpp && cmp other.cpp other-plain.cpp' _ "$rewriter"
+check "--prelude-header: no such header" 0 "" stderr.txt -- \
+  bash -c '"$1" --prelude-header=no-such.h main.ii nohdr.cpp && cmp nohdr.cpp main-plain.cpp' _ "$rewriter"
+cp header.h 'odd "header\.h'
+check "--prelude-header: a name that needs escaping" 0 '^#include "odd \\"header\\\\\.h"$' odd.cpp -- \
+  "$rewriter" '--prelude-header=odd "header\.h' main.ii odd.cpp
+
 [[ $failures == 0 ]] && echo "PASS: command line"
 exit $((failures > 0))
