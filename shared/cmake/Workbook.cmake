@@ -60,6 +60,14 @@ elseif(WB_SANITIZE STREQUAL "thread")
   set(WB_RUN_ENVIRONMENT "WB_SANITIZER=ThreadSanitizer")
   set(WB_RUN_CTEST_TIMEOUT 0)
 endif()
+# Lesson programs that compile kernels at run time (NVRTC, lesson 16) keep each module they make
+# in BUILD/nvrtc-cache (runtime/nvrtc.cpp, CUSIM_NVRTC_CACHE): every run of a test compiles the
+# same strings, and a module depends only on its text, the commands and the compiler. The build's
+# own folder: nothing another user or another build wrote is ever loaded.
+option(WB_NVRTC_CACHE "Tests of simulator lessons keep NVRTC's modules in BUILD/nvrtc-cache" ON)
+if(WB_NVRTC_CACHE)
+  list(APPEND WB_RUN_ENVIRONMENT "CUSIM_NVRTC_CACHE=${CMAKE_BINARY_DIR}/nvrtc-cache")
+endif()
 
 # ---- The CUDA backend: whenever a toolkit is found, GPU or not ---------------------------------
 set(WB_HAVE_CUDA OFF)

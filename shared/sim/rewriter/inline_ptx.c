@@ -755,7 +755,7 @@ static void declare_registers(ptx_state *s) {
       return;
     }
     local_register *l = &s->locals[s->local_count];
-    snprintf(l->name, sizeof l->name, "%s", t.text);
+    snprintf(l->name, sizeof l->name, "%.31s", t.text); /* shorter: checked above */
     l->kind = kind;
     l->bits = bits;
     l->count = 0;

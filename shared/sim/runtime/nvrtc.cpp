@@ -412,6 +412,99 @@ bool parse_options(int count, const char *const *given, options *o, std::string 
   return true;
 }
 
+// ---- the module cache (CUSIM_NVRTC_CACHE) --------------------------------------------------
+// A module is a function of its rewritten text, the compile and link commands and the compiler
+// itself, so a program that compiles the same kernel string again (every run of a lesson's test
+// does) may take the module that an earlier compile of the same input made. Where
+// CUSIM_NVRTC_CACHE names a folder (the workbook's builds set it to BUILD/nvrtc-cache for their
+// tests), modules are kept there under the hash of all of that; unset, "0" or "off", nothing is
+// kept. The temporary folder's name, the one part of the text that differs between two compiles
+// of the same input, is replaced by a fixed one before hashing and compiling (reports name files
+// by their last part; the compiler's messages get the real folder back).
+const char *const kFixedDir = "/cusim-nvrtc";
+
+std::string module_cache_dir() {
+  const char *v = std::getenv("CUSIM_NVRTC_CACHE");
+  if (v == nullptr || *v == '\0' || std::strcmp(v, "0") == 0 || std::strcmp(v, "off") == 0)
+    return "";
+  return v;
+}
+
+void replace_all(std::string *text, const std::string &from, const std::string &to) {
+  if (from.empty()) return;
+  std::string out;
+  out.reserve(text->size());
+  size_t start = 0;
+  for (size_t at; (at = text->find(from, start)) != std::string::npos; start = at + from.size())
+    out.append(*text, start, at - start).append(to);
+  out.append(*text, start, std::string::npos);
+  text->swap(out);
+}
+
+// Two independent 64-bit FNV-1a hashes (different offsets): 128 bits name an entry.
+struct module_key {
+  uint64_t a = 1469598103934665603ull, b = 0x84222325cbf29ce4ull;
+  void add(const void *data, size_t n) {
+    const unsigned char *c = static_cast<const unsigned char *>(data);
+    for (size_t i = 0; i < n; ++i) {
+      a = (a ^ c[i]) * 1099511628211ull;
+      b = (b ^ c[i]) * 0x100000001b3ull;
+      b ^= b >> 29;
+    }
+  }
+  void add(const std::string &text) {
+    add(text.data(), text.size());
+    add("", 1); // a separator: "ab","c" and "a","bc" hash apart
+  }
+  std::string hex() const {
+    char buf[40];
+    std::snprintf(buf, sizeof buf, "%016llx%016llx", (unsigned long long)a, (unsigned long long)b);
+    return buf;
+  }
+};
+
+// The compiler as a file: its path, size and time (an upgraded compiler makes new entries).
+void add_compiler(module_key *key, const std::string &cxx) {
+  key->add(cxx);
+  std::string found = cxx;
+  if (cxx.find('/') == std::string::npos) {
+    const char *path = std::getenv("PATH");
+    std::istringstream dirs(path ? path : "");
+    for (std::string d; std::getline(dirs, d, ':');) {
+      if (!d.empty() && access((d + "/" + cxx).c_str(), X_OK) == 0) {
+        found = d + "/" + cxx;
+        break;
+      }
+    }
+  }
+  struct stat st {};
+  if (stat(found.c_str(), &st) == 0) {
+    key->add(std::to_string((long long)st.st_size) + ":" + std::to_string((long long)st.st_mtime));
+  }
+}
+
+// Copies FROM to TO through a temporary name in TO's folder, so a reader never sees half a file.
+bool copy_file_atomically(const std::string &from, const std::string &to) {
+  std::string bytes;
+  if (!read_file(from, &bytes)) return false;
+  std::string temp = to + ".tmp." + std::to_string((long long)getpid());
+  if (!write_file(temp, bytes)) {
+    unlink(temp.c_str());
+    return false;
+  }
+  if (rename(temp.c_str(), to.c_str()) != 0) {
+    unlink(temp.c_str());
+    return false;
+  }
+  return true;
+}
+
+void make_folders(const std::string &dir) {
+  for (size_t s = dir.find('/', 1); s != std::string::npos; s = dir.find('/', s + 1))
+    mkdir(dir.substr(0, s).c_str(), 0755);
+  mkdir(dir.c_str(), 0755);
+}
+
 std::string temp_root() {
   const char *t = std::getenv("TMPDIR");
   return t && *t ? t : "/tmp";
@@ -508,6 +601,8 @@ nvrtcResult compile(nvrtcProgram prog, int count, const char *const *given) {
     std::ofstream out(rewritten, std::ios::app);
     out << extra;
   }
+  std::string cache = module_cache_dir(), cached;
+  bool from_cache = false;
   if (rc == 0) {
     // Compiled as the program's .cu files are (CUSIM_NVRTC_FLAGS: the memory checker's
     // instrumentation, or the build's sanitizer), then linked without them: the callbacks they
@@ -525,11 +620,36 @@ nvrtcResult compile(nvrtcProgram prog, int count, const char *const *given) {
     std::istringstream flags(setting("CUSIM_NVRTC_FLAGS", built_in_flags()));
     for (std::string f; flags >> f;) compile_step.push_back(f);
     compile_step.insert(compile_step.end(), {"-c", rewritten, "-o", object + ".o"});
-    rc = run(compile_step, log_path);
+    std::string text;
+    if (!cache.empty() && read_file(rewritten, &text)) {
+      replace_all(&text, dir, kFixedDir);
+      module_key key;
+      key.add(text);
+      for (size_t i = 0; i + 4 < compile_step.size(); ++i) key.add(compile_step[i]); // less -c, -o
+      key.add("-shared -Wl,-Bsymbolic");
+      add_compiler(&key, cxx);
+      cached = cache + "/" + key.hex() + ".so";
+      std::string entry;
+      // (an entry is used only if it is a whole shared object: anything else is compiled again)
+      if (write_file(rewritten, text) && read_file(cached, &entry) && entry.size() > 64 &&
+          entry.compare(0, 4,
+                        "\x7f"
+                        "ELF") == 0 &&
+          write_file(object, entry))
+        from_cache = true;
+    }
+    if (!from_cache) rc = run(compile_step, log_path);
   }
-  if (rc == 0) rc = run({cxx, "-shared", "-Wl,-Bsymbolic", object + ".o", "-o", object}, log_path);
+  if (rc == 0 && !from_cache) {
+    rc = run({cxx, "-shared", "-Wl,-Bsymbolic", object + ".o", "-o", object}, log_path);
+    if (rc == 0 && !cached.empty()) { // kept for the next compile of the same input (best effort)
+      make_folders(cache);
+      copy_file_atomically(object, cached);
+    }
+  }
   std::string raw;
   read_file(log_path, &raw);
+  replace_all(&raw, kFixedDir + std::string("/"), dir + "/"); // the compiler saw the fixed folder
   if (rc < 0) {
     prog->log = "nvrtc: error: cannot run the simulator's compiler (" + cxx + ", " + rewriter +
                 "): set CUSIM_CXX or CUSIM_REWRITER\n";
