@@ -68,7 +68,7 @@ function(cusim_prelude_pch out_header out_target)
        CONTENT "/* the forced prelude alone (shared/sim/cusim.cmake) */\n")
   add_custom_command(
     OUTPUT "${header}"
-    COMMAND "${CMAKE_CXX_COMPILER}" ${arg_PREPROCESS} -x c++ -E -DCUSIM_PREPROCESS
+    COMMAND "${CMAKE_CXX_COMPILER}" ${arg_PREPROCESS} -x c++ -E -fno-working-directory -DCUSIM_PREPROCESS
             -I "${CUSIM_INCLUDE_DIR}" -I "${CUSIM_INCLUDE_DIR}/unsupported"
             -isystem "${CUSIM_INCLUDE_DIR}" "-include${CUSIM_INCLUDE_DIR}/cusim_prelude.h"
             -MD -MF "${header}.d" -MT "${header}" "${dir}/empty.cu" -o "${dir}/empty.ii"
@@ -160,7 +160,10 @@ function(cusim_add_executable target)
       # __CUDA_ARCH__ (bin/cusim-device-pass; otherwise its file is empty): the rewriter takes
       # kernels and __device__-only code from it (rewriter/arch_passes.c).
       set(device "${CMAKE_CURRENT_BINARY_DIR}/${target}.cusim/${flat}.device.ii")
-      set(preprocess "${CMAKE_CXX_COMPILER}" ${cusim_cxx_flags} ${cusim_std} -x c++ -E
+      # -fno-working-directory: with -g (the sanitizer builds' -g1) the preprocessor writes the
+      # folder it ran in as the third line, which differs between targets and would keep the
+      # prelude's text from matching the precompiled header's; every path after it is absolute.
+      set(preprocess "${CMAKE_CXX_COMPILER}" ${cusim_cxx_flags} ${cusim_std} -x c++ -E -fno-working-directory
           -DCUSIM_PREPROCESS ${checked_define} "$<TARGET_PROPERTY:${target},COMPILE_OPTIONS>"
           "$<$<BOOL:${defines}>:-D$<JOIN:${defines},$<SEMICOLON>-D>>"
           -iquote "${dir}" -iquote "${CMAKE_CURRENT_SOURCE_DIR}"
