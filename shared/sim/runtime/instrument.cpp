@@ -1349,7 +1349,7 @@ bool in_arena(const void *) {
   return false;
 }
 void checker_mark(const void *, size_t, bool) {} // graph memory's span: no checker to tell
-void checker_note_off() {} // ThreadSanitizer reports the races itself
+void checker_note_off() {}                       // ThreadSanitizer reports the races itself
 bool checker_watch(const std::vector<watch_range> &, bool) {
   return false;
 }
