@@ -1097,8 +1097,9 @@ cmd_grade() {
   [ -f "$gbuild/CMakeCache.txt" ] || ! command -v ninja >/dev/null || generator=(-G Ninja)
   # No precompiled prelude (CUSIM_PRELUDE_PCH, shared/sim/cusim.cmake): each submission gets a
   # copy of this build, and its 27 MB per set of flags would cost more to copy than the few
-  # graded files it saves (0.18 s each).
-  if ! (cd "$tree" && cmake --preset default "${generator[@]}" -B "$gbuild" "-DWB_LESSONS=$lesson_list" "-DWB_TEST_TIMEOUT=$GRADE_TIMEOUT" -DCUSIM_PRELUDE_PCH=OFF "${EXTRA_CMAKE_ARGS[@]}") >"$gbuild/workbook/logs/configure.log" 2>&1; then
+  # graded files it saves (0.18 s each). No NVRTC module cache (WB_NVRTC_CACHE): a submission's
+  # run must never leave a module that a later run (its tasks judged alone) would load.
+  if ! (cd "$tree" && cmake --preset default "${generator[@]}" -B "$gbuild" "-DWB_LESSONS=$lesson_list" "-DWB_TEST_TIMEOUT=$GRADE_TIMEOUT" -DCUSIM_PRELUDE_PCH=OFF -DWB_NVRTC_CACHE=OFF "${EXTRA_CMAKE_ARGS[@]}") >"$gbuild/workbook/logs/configure.log" 2>&1; then
     tail -n 25 "$gbuild/workbook/logs/configure.log"
     fatal "grade: the pristine tree does not configure (log: $gbuild/workbook/logs/configure.log)"
   fi

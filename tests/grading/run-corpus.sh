@@ -124,6 +124,12 @@ limit_checks() {
     check "regrade-does-not-nest: no grading.txt in the graded tree" test -z "$(find "$graded" -name grading.txt)"
     check "regrade-does-not-nest: only the graded lessons" test -z "$(cd "$graded/lessons" && ls | grep -v -x -E '03-hello-copy|08-primes')"
     check "regrade-does-not-nest: the work folder stays small ($(du -sm "$results/work" | cut -f1) MiB)" test "$(du -sm "$results/work" | cut -f1)" -lt 60
+    # Nothing one run leaves may be loaded by another: no NVRTC module cache in the graded tests'
+    # environment, and no precompiled prelude copied with every submission (grade.sh).
+    check "graded build: no NVRTC module cache for its tests" \
+      bash -c 'compgen -G "$1/lessons/*/CTestTestfile.cmake" >/dev/null &&
+        ! grep -q -F CUSIM_NVRTC_CACHE "$1"/lessons/*/CTestTestfile.cmake' _ "$results/work/build"
+    check "graded build: no precompiled prelude" test ! -e "$results/work/build/cusim-prelude"
   fi
   for name in bwrap-text-forged static-assert-bwrap; do
     if [ -n "${expect[$name]:-}" ]; then
