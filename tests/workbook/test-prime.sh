@@ -13,8 +13,15 @@ source "$(dirname "${BASH_SOURCE[0]}")/lib.sh"
 # so that one tree serves both layouts below.
 tree=$SCRATCH/work/tree
 copy_source_tree "$tree"
+# The workbook's generator: Ninja where it is installed (ccache keys the compile's folder, which
+# differs between Make and Ninja). In CI the learner layout's compiles are then build-ci's own
+# commands (build-ci is one folder below the tree too), and .ci/run's ccache serves them.
+learner_generator=()
+if grep -q -F -e 'generator=(-G Ninja)' "$SOURCE_ROOT/workbook" && command -v ninja >/dev/null; then
+  learner_generator=(-G Ninja)
+fi
 # shellcheck disable=SC2086 # WORKBOOK_CMAKE_ARGS is a list of arguments, as the workbook splits it
-(cd "$tree" && cmake --preset default -B "$tree/build" $WORKBOOK_CMAKE_ARGS -DWB_LESSONS=01) \
+(cd "$tree" && cmake --preset default "${learner_generator[@]}" -B "$tree/build" $WORKBOOK_CMAKE_ARGS -DWB_LESSONS=01) \
   >"$SCRATCH/configure.log" 2>&1
 check "a learner copy configures" status_is $? 0
 

@@ -17,13 +17,10 @@ tree=$SCRATCH/tree
 copy_source_tree "$tree"
 out=$SCRATCH/out.txt
 export WORKBOOK_CMAKE_ARGS="$WORKBOOK_CMAKE_ARGS -DWB_LESSONS=07;08"
-# Ninja where it is installed, the generator of the sim-asan and sim-race presets: their trees and
-# this copy's build-asan/build-race then compile the simulator runtime with the same commands, and
-# in CI one takes the other's objects from ccache (.ci/run). The progress checks below accept
-# Ninja's steps and Make's percentages alike.
-if command -v ninja >/dev/null; then
-  export CMAKE_GENERATOR=Ninja
-fi
+# (The workbook configures with Ninja where it is installed, as the sim-asan and sim-race presets
+# do: their trees and this copy's build-asan/build-race then compile the simulator runtime with the
+# same commands, and in CI one takes the other's objects from ccache, .ci/run. The progress checks
+# below accept Ninja's steps and Make's percentages alike.)
 l07=$(lesson_folder "$tree" 07) || exit 1
 l08=$(lesson_folder "$tree" 08) || exit 1
 
