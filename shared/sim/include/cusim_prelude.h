@@ -20,7 +20,13 @@
 #define __CUDA_ARCH_LIST__ 900
 #endif
 #ifdef CUSIM_DEVICE_PASS
-#define __CUDA_ARCH__ 900 /* cudaGetDeviceProperties: major 9, minor 0 */
+/* The variant the simulated GPU (cudaGetDeviceProperties: major 9, minor 0) would run: 900, or
+   what nvcc-sim chose from -arch/-gencode (CUSIM_DEVICE_ARCH, e.g. 750 for nvcc 13's default). */
+#ifdef CUSIM_DEVICE_ARCH
+#define __CUDA_ARCH__ CUSIM_DEVICE_ARCH
+#else
+#define __CUDA_ARCH__ 900
+#endif
 #endif
 
 /* Standard headers that use names the qualifier macros below would break

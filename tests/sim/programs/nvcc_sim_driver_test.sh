@@ -50,8 +50,8 @@ cd "$work" || exit 1
 
 expect_pass "vector_add built like nvcc" \
   bash -c "'$nvcc_sim' -arch=sm_75 -O3 -lineinfo -Xcompiler -Wall -o vector_add '$programs/vector_add.cu' && ./vector_add"
-expect_pass "monte_carlo_pi with -lcurand and -gencode" \
-  bash -c "'$nvcc_sim' -gencode arch=compute_75,code=sm_75 -std=c++17 -lcurand '$programs/monte_carlo_pi.cu' -o pi && ./pi"
+expect_pass "monte_carlo_pi with -lcurand and -gencode (SASS for sm_75 and its PTX, which a 9.0 GPU compiles)" \
+  bash -c "'$nvcc_sim' -gencode arch=compute_75,code=[sm_75,compute_75] -std=c++17 -lcurand '$programs/monte_carlo_pi.cu' -o pi && ./pi"
 expect_pass "curand_host_pi: cuRAND's host API with -lcurand" \
   bash -c "'$nvcc_sim' -arch=sm_90 -lcurand -o curand_host_pi '$programs/curand_host_pi.cu' && ./curand_host_pi"
 expect_pass "nvrtc_cublas: NVRTC, the driver API and cuBLAS with -lnvrtc -lcuda -lcublas" \
@@ -64,7 +64,7 @@ expect_pass "-run" "$nvcc_sim" -run -o stencil "$programs/stencil_1d.cu"
 # their code from it (arch_branches.cu); where the simulator cannot (kernel_arguments.cu tests it
 # in two __host__ __device__ members) one note names each; a program without it, none.
 output=$("$nvcc_sim" -o kernel_arguments "$programs/kernel_arguments.cu" 2>&1 && ./kernel_arguments 2>&1)
-arch=$("$nvcc_sim" -o arch_branches "$programs/arch_branches.cu" 2>&1 && ./arch_branches 2>&1)
+arch=$("$nvcc_sim" -arch=sm_90 -o arch_branches "$programs/arch_branches.cu" 2>&1 && ./arch_branches 2>&1)
 quiet=$("$nvcc_sim" -o vector_add_again "$programs/vector_add.cu" 2>&1)
 if grep -q '^PASS' <<<"$output" &&
   grep -Eq "kernel_arguments.cu:15: note: the __host__ __device__ function 'Tally' differs in nvcc's device pass \(__CUDA_ARCH__ defined\): the simulator keeps the host pass's, in kernels too" <<<"$output" &&
@@ -75,6 +75,19 @@ if grep -q '^PASS' <<<"$output" &&
 else
   fail "__CUDA_ARCH__ note: $output / $quiet"
 fi
+# __CUDA_ARCH__ is the variant a 9.0 GPU would run (arch_branches.cu computes what it expects from
+# __CUDA_ARCH_LIST__ and the device): 750 for nvcc 13's default (sm_75: PTX the driver compiles),
+# 800 for SASS for sm_90 made from compute_80.
+expect_pass "__CUDA_ARCH__ 750 without -arch (nvcc 13's default, sm_75)" \
+  bash -c "'$nvcc_sim' -o arch_default '$programs/arch_branches.cu' && ./arch_default | grep 'ARCH__ 750 in device'"
+expect_pass "__CUDA_ARCH__ 800 for -gencode arch=compute_80,code=sm_90" \
+  bash -c "'$nvcc_sim' -gencode arch=compute_80,code=sm_90 -o arch_80 '$programs/arch_branches.cu' && ./arch_80 | grep 'ARCH__ 800 in device'"
+expect_error "-arch=sm_35: refused, as nvcc 13 refuses it" \
+  "^nvcc-sim: error: unsupported gpu architecture 'sm_35': CUDA 13 removed every architecture before sm_75" \
+  "$nvcc_sim" -arch=sm_35 -o never "$programs/vector_add.cu"
+expect_error "only sm_80 SASS: nothing a 9.0 GPU runs" \
+  "^nvcc-sim: error: no code here that a GPU of compute capability 9.0 .*cudaErrorNoKernelImageForDevice" \
+  "$nvcc_sim" -gencode arch=compute_80,code=sm_80 -o never "$programs/vector_add.cu"
 
 # A Makefile's separate compilation (issue 27, item 3): -rdc=true -dc of two .cu files (a kernel
 # calls a __device__ function of the other), -dlink, a .c file in the host compiler's default
