@@ -79,12 +79,20 @@ void write_output(rewriter *r, size_t body_start, cusim_sink output) {
   free(header.data);
 
   size_t position = body_start;
+  char last = '\n'; /* the last byte written */
   for (size_t e = 0; e < r->edit_count; e++) {
     const edit *x = &r->edits[e];
     const char *text = r->texts.data + x->text_start;
-    if (x->start > position)
+    if (x->start > position) {
       output.write(output.context, r->source + position, x->start - position);
+      last = r->source[x->start - 1];
+    }
+    /* Replacements that begin with "::" (the built-ins' reads, launches, hooks) must not join the
+     * byte before them: x%gridDim.x would give the digraph "%:" (#), c ? 0 :blockDim.x ":::" */
+    if (x->text_size > 0 && text[0] == ':' && (last == '%' || last == ':' || last == '<'))
+      output.write(output.context, " ", 1);
     output.write(output.context, text, x->text_size);
+    if (x->text_size > 0) last = text[x->text_size - 1];
     size_t removed = count_newlines(r->source + x->start, x->end - x->start);
     size_t added = count_newlines(text, x->text_size);
     const linemarker *before = marker_before(r, x->start), *after = marker_before(r, x->end);

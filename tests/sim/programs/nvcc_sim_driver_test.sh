@@ -58,6 +58,10 @@ expect_pass "nvrtc_cublas: NVRTC, the driver API and cuBLAS with -lnvrtc -lcuda 
   bash -c "'$nvcc_sim' -arch=sm_90 -lnvrtc -lcuda -lcublas -o nvrtc_cublas '$programs/nvrtc_cublas.cu' && ./nvrtc_cublas"
 expect_pass "separate compilation with -c, then link" \
   bash -c "'$nvcc_sim' -c -o hello.o '$programs/hello_blocks.cu' && '$nvcc_sim' hello.o -o hello && ./hello"
+# HeCBench-style Makefiles say `CC = nvcc`; `make CC=nvcc-sim` exports CC to nvcc-sim itself,
+# which must not take itself for the host compiler (it would refuse -std=c11, or call itself).
+expect_pass "CC and CXX naming nvcc-sim (make CC=nvcc-sim) are not host compilers" \
+  bash -c "CC='$nvcc_sim' CXX='$nvcc_sim' '$nvcc_sim' -o hello_cc '$programs/hello_blocks.cu' && ./hello_cc"
 expect_pass "-run" "$nvcc_sim" -run -o stencil "$programs/stencil_1d.cu"
 
 # __CUDA_ARCH__ in the program's own files: nvcc's device pass is preprocessed too and kernels take
