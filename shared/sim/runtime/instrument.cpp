@@ -766,7 +766,9 @@ __attribute__((always_inline)) inline bool word_fast(uintptr_t a, const void *pc
                            (pending_uninit.set | prof_on | watch_on),
                        0))
     return false;
-  if (__builtin_expect(bounds_shadow[off / 8] != 8, 0)) return false;
+  unsigned v =
+      bounds_shadow[off / 8]; // the word's bytes addressable: 8, or the first (off % 8) + 4
+  if (__builtin_expect(v > 8 || v < (off & 7) + 4, 0)) return false;
   if (off - big_start < global_bytes - big_start) return true; // a big block: bounds only
   if (itls.gid1_base == 0) return true; // grid too large to number its threads in 32 bits
   return race_word_fast(off, W, pc);
