@@ -615,14 +615,6 @@ __attribute__((noinline)) void check_races(uintptr_t a, uintptr_t off, unsigned 
   }
 }
 
-// The common case of a race check, inline in the callback: one aligned word whose cell is of this
-// epoch and not split, where nothing can be reported (the other thread's record is this thread's,
-// none, of an earlier barrier interval, or of another block in __shared__ memory), and no read of
-// __shared__ memory that no thread of the block wrote. It makes exactly the stores check_cell
-// makes then (for a read, whatever other readers recorded: a read beside reads is no race);
-// anything else (a race, a first access in the epoch, a write after many readers, two
-// threads of one warp between __syncwarp()s, a word in byte cells) returns false and goes the full
-// way (check_races). A fresh cell needs no dirty range: it was put in one when its epoch began.
 // Whether the record r (not 0) leaves an access nothing to report, as relate() would find it
 // (same_thread without many readers, ordered by a barrier, or stale); the worker's state is
 // passed in, read once by the caller.
@@ -636,6 +628,14 @@ __attribute__((always_inline)) inline bool quiet_record(uint64_t r, uint32_t me,
   return rec_bar(r) != bar;
 }
 
+// The common case of a race check, inline in the callback: one aligned word whose cell is of this
+// epoch and not split, where nothing can be reported (the other thread's record is this thread's,
+// none, of an earlier barrier interval, or of another block in __shared__ memory), and no read of
+// __shared__ memory that no thread of the block wrote. It makes exactly the stores check_cell
+// makes then (for a read, whatever other readers recorded: a read beside reads is no race);
+// anything else (a race, a first access in the epoch, a write after many readers, two
+// threads of one warp between __syncwarp()s, a word in byte cells) returns false and goes the full
+// way (check_races). A fresh cell needs no dirty range: it was put in one when its epoch began.
 __attribute__((always_inline)) inline bool race_word_fast(uintptr_t off, bool write,
                                                           const void *pc) {
   uint64_t *cell = race_shadow + 3 * (off / 4);
