@@ -90,6 +90,15 @@ __global__ void one_past(const float *in, float *out, int n) { // i <= n
   int i = blockIdx.x * blockDim.x + threadIdx.x;
   if (i <= n) out[i] = in[i];
 }
+// An array of 3 ints: its last word shares a granule with the 4 bytes after it (issue 27, item 7:
+// the checker's fast path takes such a granule only for the bytes that are addressable).
+__global__ void odd_past(const int *in, int *out, int n) { // i <= n
+  int i = threadIdx.x;
+  if (i <= n) out[i] = in[i];
+}
+__global__ void odd_size(const int *in, int *out) { // every thread reads all 3: many readers
+  out[blockIdx.x * blockDim.x + threadIdx.x] = in[0] + in[1] + in[2];
+}
 __global__ void before_start(float *out) {
   out[(int)threadIdx.x - 1] = 1.0f;
 }
@@ -250,6 +259,21 @@ int main(int argc, char **argv) {
     cudaMemset(a, 0, 1000 * sizeof(float));
     one_past<<<4, 256>>>(a, b, 1000);
     return finish(c, true);
+  }
+  if (!std::strcmp(c, "odd_past") || !std::strcmp(c, "odd_size")) {
+    int *a, *b, host[128];
+    cudaMalloc(&a, 3 * sizeof(int));
+    cudaMalloc(&b, 128 * sizeof(int));
+    int three[3] = {1, 2, 3};
+    cudaMemcpy(a, three, sizeof three, cudaMemcpyHostToDevice);
+    if (!std::strcmp(c, "odd_past")) {
+      odd_past<<<1, 4>>>(a, b, 3);
+      return finish(c, true);
+    }
+    odd_size<<<2, 64>>>(a, b);
+    bool right = cudaMemcpy(host, b, sizeof host, cudaMemcpyDeviceToHost) == cudaSuccess;
+    for (int i = 0; i < 128; ++i) right = right && host[i] == 6;
+    return finish(c, right);
   }
   if (!std::strcmp(c, "before_start")) {
     float *a;

@@ -615,11 +615,25 @@ __attribute__((noinline)) void check_races(uintptr_t a, uintptr_t off, unsigned 
   }
 }
 
+// Whether the record r (not 0) leaves an access nothing to report, as relate() would find it
+// (same_thread without many readers, ordered by a barrier, or stale); the worker's state is
+// passed in, read once by the caller.
+__attribute__((always_inline)) inline bool quiet_record(uint64_t r, uint32_t me, uint32_t base,
+                                                        unsigned nthreads, unsigned bar,
+                                                        bool in_shared) {
+  uint32_t g = rec_gid1(r);
+  if (g == me) return (r & flag_many_readers) == 0;
+  if (r & flag_many_blocks) return false;
+  if (g - base >= nthreads) return in_shared; // another block's: stale in __shared__ memory
+  return rec_bar(r) != bar;
+}
+
 // The common case of a race check, inline in the callback: one aligned word whose cell is of this
 // epoch and not split, where nothing can be reported (the other thread's record is this thread's,
 // none, of an earlier barrier interval, or of another block in __shared__ memory), and no read of
 // __shared__ memory that no thread of the block wrote. It makes exactly the stores check_cell
-// makes then; anything else (a race, a first access in the epoch, a many-readers record, two
+// makes then (for a read, whatever other readers recorded: a read beside reads is no race);
+// anything else (a race, a first access in the epoch, a write after many readers, two
 // threads of one warp between __syncwarp()s, a word in byte cells) returns false and goes the full
 // way (check_races). A fresh cell needs no dirty range: it was put in one when its epoch began.
 __attribute__((always_inline)) inline bool race_word_fast(uintptr_t off, bool write,
@@ -630,35 +644,52 @@ __attribute__((always_inline)) inline bool race_word_fast(uintptr_t off, bool wr
     return false;
   uint64_t writer = __atomic_load_n(&cell[0], __ATOMIC_RELAXED);
   uint64_t reader = __atomic_load_n(&cell[1], __ATOMIC_RELAXED);
-  bool in_shared = off >= global_bytes;
-  uint32_t base = itls.gid1_base, me = base + cusim_tls.tid;
-  unsigned nthreads = itls.nthreads, bar = *itls.bar_gen & 0x7FFFFu;
-  // Whether the record r leaves this access nothing to report, as relate() would find it
-  // (same_thread without many readers, ordered by a barrier, or stale).
-  auto quiet = [&](uint64_t r) __attribute__((always_inline)) {
-    uint32_t g = rec_gid1(r);
-    if (g == me) return (r & flag_many_readers) == 0;
-    if (r & flag_many_blocks) return false;
-    if (g - base >= nthreads) return in_shared; // another block's: stale in __shared__ memory
-    return rec_bar(r) != bar;
-  };
+  // The worker's state, read once (plain values: no lambda capture, no reload after the atomics).
+  const bool in_shared = off >= global_bytes;
+  const uint32_t base = itls.gid1_base, tid = cusim_tls.tid, me = base + tid;
+  const unsigned nthreads = itls.nthreads, bar_gen = *itls.bar_gen, bar = bar_gen & 0x7FFFFu;
+  const uint32_t warp_gen = itls.warp_gen[tid >> 5];
+  const uint64_t mine = make_record(me, bar_gen, warp_gen);
   if (!write) {
-    if (writer != 0 ? !quiet(writer) || rec_gid1(writer) - base >= nthreads : in_shared)
+    if (writer != 0 ? !quiet_record(writer, me, base, nthreads, bar, in_shared) ||
+                          rec_gid1(writer) - base >= nthreads
+                    : in_shared)
       return false; // (a read of __shared__ memory no thread of this block wrote: the full way)
-    if (reader != 0 && !quiet(reader)) return false;
-    uint64_t mine = make_record(me, *itls.bar_gen, itls.warp_gen[cusim_tls.tid >> 5]);
-    if (mine != reader) {
-      __atomic_store_n(&cell[1], mine, __ATOMIC_RELAXED);
+    uint64_t next = mine;
+    if (reader != 0) {
+      // What check_cell makes of the reader record (relate(), with the state read above): a read
+      // beside other reads is never a race; the record keeps the readers' spread for a later write.
+      uint32_t g = rec_gid1(reader), t = g - base;
+      if (g == me) {
+        if ((reader & flag_many_readers) && same_epoch(reader, mine)) next |= reader & reader_flags;
+      } else {
+        bool unordered = (reader & flag_many_blocks) ? true
+                         : t >= nthreads             ? !in_shared
+                         : rec_bar(reader) != bar    ? false
+                                                     : !((t >> 5) == (tid >> 5) &&
+                                                      rec_warp(reader) != (warp_gen & 0x3FFu) &&
+                                                      !(reader & flag_many_warps));
+        if (unordered)
+          next |= flag_many_readers | (reader & reader_flags) |
+                  (t >= nthreads            ? flag_many_blocks
+                   : (t >> 5) != (tid >> 5) ? flag_many_warps
+                                            : 0);
+      }
+      // Many readers already, in the same barrier and warp epochs, with the same spread: this
+      // read changes nothing a later write is judged by (only which reader is named).
+      if ((reader & flag_many_readers) && (uint32_t)reader == (uint32_t)next) return true;
+    }
+    if (next != reader) {
+      __atomic_store_n(&cell[1], next, __ATOMIC_RELAXED);
       __atomic_store_n(&cell[2], (meta & ~(pc_mask << 23)) | code_offset(pc) << 23,
                        __ATOMIC_RELAXED);
     }
     return true;
   }
   if (reader != 0) {
-    if (!quiet(reader)) return false;
+    if (!quiet_record(reader, me, base, nthreads, bar, in_shared)) return false;
     __atomic_store_n(&cell[1], 0, __ATOMIC_RELAXED);
   }
-  uint64_t mine = make_record(me, *itls.bar_gen, itls.warp_gen[cusim_tls.tid >> 5]);
   if (writer != mine) __atomic_store_n(&cell[0], mine, __ATOMIC_RELAXED);
   uint64_t next_meta = (meta & ~pc_mask) | code_offset(pc);
   if (next_meta != meta) __atomic_store_n(&cell[2], next_meta, __ATOMIC_RELAXED);
@@ -708,7 +739,7 @@ __attribute__((noinline)) void check_full(uintptr_t a, const void *pc) {
 // memory pending, the profiler, watched ranges, a granule not wholly addressable) goes to
 // check_full, which is check() as it stands.
 template <unsigned N, bool W, bool V>
-__attribute__((noinline)) void check_in_arena(uintptr_t a, const void *pc) {
+__attribute__((noinline)) void check_in_arena_slow(uintptr_t a, const void *pc) {
   uintptr_t off = a - arena_base;                   // inside the arena: the callback tested it
   if (!itls.on || cusim_tls.blk == nullptr) return; // host code, or the runtime between blocks
   if (__builtin_expect(pending_uninit.set | prof_on | watch_on, 0))
@@ -722,6 +753,32 @@ __attribute__((noinline)) void check_in_arena(uintptr_t a, const void *pc) {
   if (off - big_start < global_bytes - big_start) return; // a big block: bounds only
   if (itls.gid1_base == 0) return; // grid too large to number its threads in 32 bits
   return race_check<N, W, V>(a, off, pc);
+}
+
+// An aligned word in a running block, with nothing unusual on, wholly addressable, whose race
+// check race_word_fast settles: true when it is done. It makes no call (so the callback's second
+// half builds no frame for it) and stores nothing before it can answer true; on false,
+// check_in_arena_slow does the whole check from the start.
+template <bool W>
+__attribute__((always_inline)) inline bool word_fast(uintptr_t a, const void *pc) {
+  uintptr_t off = a - arena_base;
+  if (__builtin_expect((off & 3) | !itls.on | (cusim_tls.blk == nullptr) |
+                           (pending_uninit.set | prof_on | watch_on),
+                       0))
+    return false;
+  unsigned v =
+      bounds_shadow[off / 8]; // the word's bytes addressable: 8, or the first (off % 8) + 4
+  if (__builtin_expect(v > 8 || v < (off & 7) + 4, 0)) return false;
+  if (off - big_start < global_bytes - big_start) return true; // a big block: bounds only
+  if (itls.gid1_base == 0) return true; // grid too large to number its threads in 32 bits
+  return race_word_fast(off, W, pc);
+}
+
+template <unsigned N, bool W, bool V>
+__attribute__((noinline)) void check_in_arena(uintptr_t a, const void *pc) {
+  if constexpr (N == 4)
+    if (__builtin_expect(word_fast<W>(a, pc), 1)) return;
+  return check_in_arena_slow<N, W, V>(a, pc);
 }
 
 void check_range(const void *p, size_t n, bool write, const void *pc) {
