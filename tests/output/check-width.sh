@@ -17,13 +17,19 @@ skip_lessons=" ${WB_WIDTH_SKIP_LESSONS:-} " ignore=${WB_WIDTH_IGNORE:-}
 export LC_ALL=C.UTF-8
 # The simulator wraps its own lines for a person at this width (a terminal gets it by default).
 export CUSIM_COLUMNS=$columns
-# Lesson 16 compiles its kernels at run time (NVRTC; on the simulator the host compiler): the same
-# modules in every run of its programs, each compiled once here (nvrtc-cxx-cache.sh).
+# Lesson 16 compiles its kernels at run time (NVRTC; on the simulator the rewriter and the host
+# compiler): the same modules in every run of its programs, each compiled once here
+# (nvrtc-cxx-cache.sh, nvrtc-rewrite-cache.sh).
 nvrtc_cache=$(mktemp -d "${TMPDIR:-/tmp}/check-width-nvrtc.XXXXXX") || exit 1
 trap 'rm -rf "$nvrtc_cache"' EXIT
 nvrtc_cxx=$(sed -n 's/^CMAKE_CXX_COMPILER:[A-Z]*=//p' "$build/CMakeCache.txt" 2>/dev/null) # the built-in one
 export WB_NVRTC_CACHE=$nvrtc_cache WB_NVRTC_CXX=${CUSIM_CXX:-${nvrtc_cxx:-c++}}
 export CUSIM_CXX=$root/tests/output/nvrtc-cxx-cache.sh
+# Its rewrites too (nvrtc-rewrite-cache.sh), where the build's rewriter is found.
+nvrtc_rewriter=${CUSIM_REWRITER:-$build/shared/sim/rewriter/cusim-rewrite}
+if [ -x "$nvrtc_rewriter" ]; then
+  export WB_NVRTC_REWRITER=$nvrtc_rewriter CUSIM_REWRITER=$root/tests/output/nvrtc-rewrite-cache.sh
+fi
 shopt -s nullglob
 # The mutants (tests/mutants: wrong answers learners write) show the failure messages.
 programs=("$bin"/[0-9][0-9]-*.{exercise,solution}.{sim,cpu} "$bin"/../mutants/[0-9][0-9]-*.mutant.*)
