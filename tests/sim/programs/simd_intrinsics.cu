@@ -12,41 +12,32 @@
 
 // Every intrinsic with its kind: U one operand, B two, T three (unsigned int); S2, S3 two or three
 // ints; PS, PU a predicate with ints or unsigned ints; P2 two predicates (pred_hi, pred_lo).
+// clang-format off
 #define SIMD_LIST(U, B, T, S2, S3, PS, PU, P2)                                                     \
-  U(__vabs2)                                                                                       \
-  U(__vabs4)                                                                                       \
-  U(__vabsss2)                                                                                     \
-  U(__vabsss4) U(__vneg2) U(__vneg4) U(__vnegss2) U(__vnegss4) B(__vabsdiffs2) B(__vabsdiffs4) B(  \
-      __vabsdiffu2) B(__vabsdiffu4) B(__vadd2) B(__vadd4) B(__vaddss2) B(__vaddss4) B(__vaddus2)   \
-      B(__vaddus4) B(__vavgs2) B(__vavgs4) B(__vavgu2) B(__vavgu4) B(__vhaddu2) B(__vhaddu4) B(    \
-          __vcmpeq2) B(__vcmpeq4) B(__vcmpne2) B(__vcmpne4) B(__vcmpges2) B(__vcmpges4)            \
-          B(__vcmpgeu2) B(__vcmpgeu4) B(__vcmpgts2) B(__vcmpgts4) B(__vcmpgtu2) B(__vcmpgtu4) B(   \
-              __vcmples2) B(__vcmples4) B(__vcmpleu2) B(__vcmpleu4) B(__vcmplts2) B(__vcmplts4)    \
-              B(__vcmpltu2) B(__vcmpltu4) B(__vmaxs2) B(__vmaxs4) B(__vmaxu2) B(__vmaxu4) B(       \
-                  __vmins2) B(__vmins4) B(__vminu2) B(__vminu4) B(__vsads2) B(__vsads4)            \
-                  B(__vsadu2) B(__vsadu4) B(__vseteq2) B(__vseteq4) B(__vsetne2) B(__vsetne4) B(   \
-                      __vsetges2) B(__vsetges4) B(__vsetgeu2) B(__vsetgeu4) B(__vsetgts2)          \
-                      B(__vsetgts4) B(__vsetgtu2) B(__vsetgtu4) B(__vsetles2) B(__vsetles4) B(     \
-                          __vsetleu2) B(__vsetleu4) B(__vsetlts2) B(__vsetlts4) B(__vsetltu2)      \
-                          B(__vsetltu4) B(__vsub2) B(__vsub4) B(__vsubss2) B(__vsubss4) B(         \
-                              __vsubus2) B(__vsubus4) S2(__vimax_s32_relu) B(__vimax_s16x2_relu)   \
-                              S2(__vimin_s32_relu) B(__vimin_s16x2_relu) S3(__vimax3_s32) T(       \
-                                  __vimax3_s16x2) T(__vimax3_u32) T(__vimax3_u16x2)                \
-                                  S3(__vimin3_s32) T(__vimin3_s16x2) T(__vimin3_u32) T(            \
-                                      __vimin3_u16x2) S3(__vimax3_s32_relu) T(__vimax3_s16x2_relu) \
-                                      S3(__vimin3_s32_relu) T(__vimin3_s16x2_relu) S3(             \
-                                          __viaddmax_s32) T(__viaddmax_s16x2)                      \
-                                          T(__viaddmax_u32) T(__viaddmax_u16x2) S3(                \
-                                              __viaddmin_s32) T(__viaddmin_s16x2)                  \
-                                              T(__viaddmin_u32) T(__viaddmin_u16x2) S3(            \
-                                                  __viaddmax_s32_relu) T(__viaddmax_s16x2_relu)    \
-                                                  S3(__viaddmin_s32_relu)                          \
-                                                      T(__viaddmin_s16x2_relu) PS(__vibmax_s32)    \
-                                                          PU(__vibmax_u32) PS(__vibmin_s32)        \
-                                                              PU(__vibmin_u32) P2(__vibmax_s16x2)  \
-                                                                  P2(__vibmax_u16x2)               \
-                                                                      P2(__vibmin_s16x2)           \
-                                                                          P2(__vibmin_u16x2)
+  U(__vabs2) U(__vabs4) U(__vabsss2) U(__vabsss4) U(__vneg2) U(__vneg4) U(__vnegss2) U(__vnegss4)  \
+  B(__vabsdiffs2) B(__vabsdiffs4) B(__vabsdiffu2) B(__vabsdiffu4) B(__vadd2) B(__vadd4)            \
+  B(__vaddss2) B(__vaddss4) B(__vaddus2) B(__vaddus4) B(__vavgs2) B(__vavgs4) B(__vavgu2)          \
+  B(__vavgu4) B(__vhaddu2) B(__vhaddu4) B(__vcmpeq2) B(__vcmpeq4) B(__vcmpne2) B(__vcmpne4)        \
+  B(__vcmpges2) B(__vcmpges4) B(__vcmpgeu2) B(__vcmpgeu4) B(__vcmpgts2) B(__vcmpgts4)              \
+  B(__vcmpgtu2) B(__vcmpgtu4) B(__vcmples2) B(__vcmples4) B(__vcmpleu2) B(__vcmpleu4)              \
+  B(__vcmplts2) B(__vcmplts4) B(__vcmpltu2) B(__vcmpltu4) B(__vmaxs2) B(__vmaxs4) B(__vmaxu2)      \
+  B(__vmaxu4) B(__vmins2) B(__vmins4) B(__vminu2) B(__vminu4) B(__vsads2) B(__vsads4)              \
+  B(__vsadu2) B(__vsadu4) B(__vseteq2) B(__vseteq4) B(__vsetne2) B(__vsetne4) B(__vsetges2)        \
+  B(__vsetges4) B(__vsetgeu2) B(__vsetgeu4) B(__vsetgts2) B(__vsetgts4) B(__vsetgtu2)              \
+  B(__vsetgtu4) B(__vsetles2) B(__vsetles4) B(__vsetleu2) B(__vsetleu4) B(__vsetlts2)              \
+  B(__vsetlts4) B(__vsetltu2) B(__vsetltu4) B(__vsub2) B(__vsub4) B(__vsubss2) B(__vsubss4)        \
+  B(__vsubus2) B(__vsubus4)                                                                        \
+  S2(__vimax_s32_relu) B(__vimax_s16x2_relu) S2(__vimin_s32_relu) B(__vimin_s16x2_relu)            \
+  S3(__vimax3_s32) T(__vimax3_s16x2) T(__vimax3_u32) T(__vimax3_u16x2)                             \
+  S3(__vimin3_s32) T(__vimin3_s16x2) T(__vimin3_u32) T(__vimin3_u16x2)                             \
+  S3(__vimax3_s32_relu) T(__vimax3_s16x2_relu) S3(__vimin3_s32_relu) T(__vimin3_s16x2_relu)        \
+  S3(__viaddmax_s32) T(__viaddmax_s16x2) T(__viaddmax_u32) T(__viaddmax_u16x2)                     \
+  S3(__viaddmin_s32) T(__viaddmin_s16x2) T(__viaddmin_u32) T(__viaddmin_u16x2)                     \
+  S3(__viaddmax_s32_relu) T(__viaddmax_s16x2_relu) S3(__viaddmin_s32_relu)                         \
+  T(__viaddmin_s16x2_relu)                                                                         \
+  PS(__vibmax_s32) PU(__vibmax_u32) PS(__vibmin_s32) PU(__vibmin_u32)                              \
+  P2(__vibmax_s16x2) P2(__vibmax_u16x2) P2(__vibmin_s16x2) P2(__vibmin_u16x2)
+// clang-format on
 
 #define NAME(f) #f,
 static const char *const names[] = {SIMD_LIST(NAME, NAME, NAME, NAME, NAME, NAME, NAME, NAME)};
