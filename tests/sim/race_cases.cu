@@ -108,6 +108,16 @@ __global__ void shared_past(int *out) {
   __syncthreads();
   out[threadIdx.x] = dyn[threadIdx.x];
 }
+// Element -2 meant, index ~1u given (HeCBench merge, kernels.h:218): on a GPU the 32-bit __shared__
+// address wraps to tile[6]; here the index is 2^32 - 2, 4 x 2^32 bytes further on.
+__global__ void shared_wrap(int *out) {
+  __shared__ int tile[64];
+  tile[threadIdx.x] = (int)threadIdx.x;
+  __syncthreads();
+  const int *p = &tile[8];
+  unsigned back = threadIdx.x + 1u; // 1: ~back is 2^32 - 2, meant as -2
+  if (threadIdx.x == 0) out[0] = p[~back];
+}
 __global__ void after_free(float *p) {
   p[threadIdx.x] = 2.0f;
 }
@@ -309,6 +319,10 @@ int main(int argc, char **argv) {
   }
   if (!std::strcmp(c, "shared_past")) {
     shared_past<<<1, 64, 32 * sizeof(int)>>>(out);
+    return finish(c, true);
+  }
+  if (!std::strcmp(c, "shared_wrap")) {
+    shared_wrap<<<1, 64>>>(out);
     return finish(c, true);
   }
   if (!std::strcmp(c, "after_free")) {

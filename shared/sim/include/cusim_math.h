@@ -368,6 +368,8 @@ CUSIM_MATH_FN unsigned int __funnelshift_rc(unsigned int lo, unsigned int hi, un
   return cusim_funnel_right(lo, hi, shift < 32u ? shift : 32u);
 }
 
+#include "cusim_simd.h"
+
 /* Unqualified math functions CUDA adds (C++ only) --------------------------------------------- */
 
 #ifdef __cplusplus

@@ -327,6 +327,34 @@ report_race(uintptr_t a, unsigned size, bool write, uint64_t other, bool other_w
   race_failed(msg.c_str());
 }
 
+// An out-of-bounds __shared__ access that lies exactly k x 2^32 bytes (k 1 to 16) past bytes the
+// block may use is almost always an unsigned 32-bit index meant as negative (p[~i], p[0u - i]),
+// scaled by k-byte elements: C++ makes it a huge positive offset, but nvcc computes __shared__
+// addresses in 32 bits (ld.shared [%r]), so a GPU wraps to those bytes and may not fault. The
+// access stays refused (C++ leaves it undefined); the note says why a GPU may seem to run it.
+std::string shared_wrap_note(uintptr_t off, unsigned size) {
+  for (uintptr_t k = 1; k <= 16; ++k) {
+    const uintptr_t back = off - (k << 32);
+    if (off < (k << 32) || back < global_bytes) break;
+    bool usable = true;
+    for (uintptr_t g = back / 8; usable && g * 8 < back + size; ++g) {
+      const unsigned char v = bounds_shadow[g];
+      const uintptr_t last = std::min<uintptr_t>(back + size, g * 8 + 8) - g * 8;
+      usable = v != freed_mark && v >= last;
+    }
+    if (!usable) continue;
+    char buf[400];
+    std::snprintf(buf, sizeof buf,
+                  " (%" PRIuPTR " x 2^32 bytes past __shared__ memory it may use: an unsigned "
+                  "32-bit index meant as negative, such as ~i or 0u - i, with %" PRIuPTR
+                  "-byte elements? A GPU computes __shared__ addresses in 32 bits, wraps there "
+                  "and may not fault; make the index a signed int)",
+                  k, k);
+    return buf;
+  }
+  return "";
+}
+
 [[noreturn]] __attribute__((cold, noinline)) void report_bounds(uintptr_t a, unsigned size,
                                                                 bool write, const void *pc) {
   uintptr_t off = a - arena_base;
@@ -342,6 +370,7 @@ report_race(uintptr_t a, unsigned size, bool write, uint64_t other, bool other_w
     what = buf;
   } else if (in_shared) {
     what = "past the end of the block's __shared__ memory";
+    what += shared_wrap_note(off, size);
   } else if (l.live || l.size) {
     if (a >= l.base + l.size)
       std::snprintf(buf, sizeof buf,
