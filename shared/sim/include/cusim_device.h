@@ -67,7 +67,8 @@ struct thread_ctx {
 /* In a program, cusim_tls lies at a fixed offset from the thread pointer (libcusim is linked
    statically): the local-exec model reads it with no load of its offset, which keeps a parked
    thread's way back to its block short. Code for a shared object (-fPIC) takes the default
-   model, and so does a kernel that NVRTC compiles (into one). A file may choose its own model first (the checker's callbacks, runtime/instrument.cpp). */
+   model, and so does a kernel that NVRTC compiles (into one). A file may choose its own model first
+   (the checker's callbacks, runtime/instrument.cpp). */
 #if defined(CUSIM_TLS_MODEL)
 #elif defined(__CUDACC_RTC__) || (defined(__PIC__) && !defined(__PIE__))
 #define CUSIM_TLS_MODEL
@@ -128,8 +129,8 @@ template <class T, class U> __attribute__((always_inline)) inline void raw_set(T
    frame's copy, as before. */
 template <class T> __attribute__((always_inline)) inline decltype(auto) raw_arg(T &a) {
   constexpr size_t n = sizeof(T);
-  if constexpr ((std::is_arithmetic_v<T> || std::is_pointer_v<T> || std::is_enum_v<T>) &&
-                (n == 1 || n == 2 || n == 4 || n == 8)) {
+  constexpr bool scalar = std::is_arithmetic_v<T> || std::is_pointer_v<T> || std::is_enum_v<T>;
+  if constexpr (scalar && (n == 1 || n == 2 || n == 4 || n == 8)) {
     using bits = std::conditional_t<
         n == 1, uint8_t,
         std::conditional_t<n == 2, uint16_t, std::conditional_t<n == 4, uint32_t, uint64_t>>>;

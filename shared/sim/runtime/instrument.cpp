@@ -124,8 +124,9 @@ std::multimap<size_t, uintptr_t> reusable; // page-rounded bytes -> offset
 std::mutex dirty_mu;
 // Two ranges: [0] global memory, [1] shared memory (far apart in the arena).
 uintptr_t dirty_lo[2] = {UINTPTR_MAX, UINTPTR_MAX}, dirty_hi[2] = {0, 0};
-__thread uintptr_t my_lo[2] __attribute__((tls_model("initial-exec"))) = {UINTPTR_MAX, UINTPTR_MAX},
-                   my_hi[2] __attribute__((tls_model("initial-exec"))) = {0, 0};
+#define CUSIM_IE __attribute__((tls_model("initial-exec")))
+__thread uintptr_t my_lo[2] CUSIM_IE = {UINTPTR_MAX, UINTPTR_MAX}, my_hi[2] CUSIM_IE = {0, 0};
+#undef CUSIM_IE
 
 // Threads (by number in the grid) that called __threadfence() in this launch.
 std::mutex fenced_mu;
