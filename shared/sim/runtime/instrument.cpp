@@ -776,7 +776,7 @@ __attribute__((noinline)) void race_word(uintptr_t a, uintptr_t off, const void 
 // An aligned word in a running block, with nothing unusual on, wholly addressable: a bounds-only
 // block returns, a race-checked one tail-calls race_word. No call in it is anything but a tail
 // call, and it keeps few values, so it builds no frame: a bounds-only access (the element-wise
-// kernel over big arrays) is a leaf of about 20 instructions. Anything else (unaligned, a block
+// kernel over big arrays) is a leaf of about 30 instructions. Anything else (unaligned, a block
 // not running, a pending uninitialized-__shared__ read, the profiler, watched ranges, a granule
 // not addressable for the 4 bytes) goes to check_in_arena_slow, which does the whole check from
 // the start. The granule's addressable bytes: 8, or at least the first (off % 8) + 4 (the last
