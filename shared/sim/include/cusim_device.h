@@ -67,8 +67,10 @@ struct thread_ctx {
 /* In a program, cusim_tls lies at a fixed offset from the thread pointer (libcusim is linked
    statically): the local-exec model reads it with no load of its offset, which keeps a parked
    thread's way back to its block short. Code for a shared object (-fPIC) takes the default
-   model, and so does a kernel that NVRTC compiles (into one). */
-#if defined(__CUDACC_RTC__) || (defined(__PIC__) && !defined(__PIE__))
+   model, and so does a kernel that NVRTC compiles (into one). A file may choose its own model first
+   (the checker's callbacks, runtime/instrument.cpp). */
+#if defined(CUSIM_TLS_MODEL)
+#elif defined(__CUDACC_RTC__) || (defined(__PIC__) && !defined(__PIE__))
 #define CUSIM_TLS_MODEL
 #else
 #define CUSIM_TLS_MODEL __attribute__((tls_model("local-exec")))
@@ -118,6 +120,26 @@ template <class T> __attribute__((always_inline)) inline T raw_get(const T &x) {
 template <class T, class U> __attribute__((always_inline)) inline void raw_set(T &x, U v) {
   static_assert(sizeof(T) == 1 || sizeof(T) == 4 || sizeof(T) == 8, "a register-sized field");
   __asm__ volatile("mov %1, %0" : "=m"(x) : "r"((T)v));
+}
+/* A kernel argument of a register's size (a pointer, an integer, a float, an enum) read from
+   block_loop's copy by one load the instrumentation does not see, for each simulated thread: the
+   copy is this frame's own, outside the checker's arena, so each read was a call into the checker
+   that returned at its first compare (4 of the 7 calls per thread of y = a*x + y). The kernel
+   still receives its own copy of each argument, as before. Any other argument is passed as the
+   frame's copy, as before. */
+template <class T> __attribute__((always_inline)) inline decltype(auto) raw_arg(T &a) {
+  constexpr size_t n = sizeof(T);
+  constexpr bool scalar = std::is_arithmetic_v<T> || std::is_pointer_v<T> || std::is_enum_v<T>;
+  if constexpr (scalar && (n == 1 || n == 2 || n == 4 || n == 8)) {
+    using bits = std::conditional_t<
+        n == 1, uint8_t,
+        std::conditional_t<n == 2, uint16_t, std::conditional_t<n == 4, uint32_t, uint64_t>>>;
+    bits v;
+    __asm__("mov %1, %0" : "=r"(v) : "m"(a));
+    return __builtin_bit_cast(std::remove_cv_t<T>, v);
+  } else {
+    return (T &)a;
+  }
 }
 #define CUSIM_GET(x) ::cusim::detail::raw_get(x)
 #define CUSIM_SET(x, v) ::cusim::detail::raw_set(x, v)
@@ -264,7 +286,11 @@ template <class Item> [[noreturn]] CUSIM_FLATTEN void block_loop(block *b) {
 #if defined(CUSIM_TSAN)
     tsan_thread_enter(b, t);
 #endif
+#if defined(CUSIM_RAW_STATE)
+    std::apply([&](auto &...a) { item->fn(raw_arg(a)...); }, args);
+#else
     std::apply(item->fn, args);
+#endif
 #if defined(CUSIM_TSAN)
     tsan_thread_leave(b, t);
 #endif

@@ -28,6 +28,12 @@
 // registered with cudaHostRegister, a thread's local arrays). Two plain writes of different threads
 // to one word are not reported (writing the same flag from many threads is a common idiom); a read
 // that meets a write, or a write that meets a read, is.
+// The checker's thread-local state in the initial-exec model: one load of a fixed offset (made
+// no load at all where the linker relaxes it, in a program), where the default model for -fPIC
+// code is a call to __tls_get_addr that gcc must assume clobbers the caller-saved registers, so
+// every callback that reads one built a frame. libcusim is a static library; a shared object that
+// links it takes its few hundred bytes from the static TLS block (glibc keeps a reserve for that).
+#define CUSIM_TLS_MODEL __attribute__((tls_model("initial-exec")))
 #include "internal.hpp"
 
 #include <sys/mman.h>
@@ -52,7 +58,7 @@
 namespace cusim {
 namespace rt {
 
-__thread instr_thread itls;
+__thread instr_thread itls __attribute__((tls_model("initial-exec")));
 
 namespace {
 
@@ -118,7 +124,9 @@ std::multimap<size_t, uintptr_t> reusable; // page-rounded bytes -> offset
 std::mutex dirty_mu;
 // Two ranges: [0] global memory, [1] shared memory (far apart in the arena).
 uintptr_t dirty_lo[2] = {UINTPTR_MAX, UINTPTR_MAX}, dirty_hi[2] = {0, 0};
-__thread uintptr_t my_lo[2] = {UINTPTR_MAX, UINTPTR_MAX}, my_hi[2] = {0, 0};
+#define CUSIM_IE __attribute__((tls_model("initial-exec")))
+__thread uintptr_t my_lo[2] CUSIM_IE = {UINTPTR_MAX, UINTPTR_MAX}, my_hi[2] CUSIM_IE = {0, 0};
+#undef CUSIM_IE
 
 // Threads (by number in the grid) that called __threadfence() in this launch.
 std::mutex fenced_mu;
@@ -410,7 +418,7 @@ struct uninit_read {
   uintptr_t a = 0;
   const void *pc = nullptr;
 };
-__thread uninit_read pending_uninit;
+__thread uninit_read pending_uninit __attribute__((tls_model("initial-exec")));
 
 [[noreturn]] __attribute__((cold, noinline)) void report_uninit() {
   uninit_read r = pending_uninit;
@@ -784,29 +792,39 @@ __attribute__((noinline)) void check_in_arena_slow(uintptr_t a, const void *pc) 
   return race_check<N, W, V>(a, off, pc);
 }
 
-// An aligned word in a running block, with nothing unusual on, wholly addressable, whose race
-// check race_word_fast settles: true when it is done. It makes no call (so the callback's second
-// half builds no frame for it) and stores nothing before it can answer true; on false,
-// check_in_arena_slow does the whole check from the start.
-template <bool W>
-__attribute__((always_inline)) inline bool word_fast(uintptr_t a, const void *pc) {
-  uintptr_t off = a - arena_base;
-  if (__builtin_expect((off & 3) | !itls.on | (cusim_tls.blk == nullptr) |
-                           (pending_uninit.set | prof_on | watch_on),
-                       0))
-    return false;
-  unsigned v =
-      bounds_shadow[off / 8]; // the word's bytes addressable: 8, or the first (off % 8) + 4
-  if (__builtin_expect(v > 8 || v < (off & 7) + 4, 0)) return false;
-  if (off - big_start < global_bytes - big_start) return true; // a big block: bounds only
-  if (itls.gid1_base == 0) return true; // grid too large to number its threads in 32 bits
-  return race_word_fast(off, W, pc);
+// The race records of an aligned word whose bounds check_in_arena found addressable: race_word_fast
+// settles the common case; anything else goes the full way (check_races), as check_in_arena_slow
+// would send it after the same tests. Out of line and reached by a tail call, so that the bounds
+// test before it (every access of a bounds-only block) saves no register.
+template <bool W, bool V>
+__attribute__((noinline)) void race_word(uintptr_t a, uintptr_t off, const void *pc) {
+  if (__builtin_expect(race_word_fast(off, W, pc), 1)) return;
+  return check_races(a, off, 4, W, pc, V);
 }
 
+// An aligned word in a running block, with nothing unusual on, wholly addressable: a bounds-only
+// block returns, a race-checked one tail-calls race_word. No call in it is anything but a tail
+// call, and it keeps few values, so it builds no frame: a bounds-only access (the element-wise
+// kernel over big arrays) is a leaf of about 30 instructions. Anything else (unaligned, a block
+// not running, a pending uninitialized-__shared__ read, the profiler, watched ranges, a granule
+// not addressable for the 4 bytes) goes to check_in_arena_slow, which does the whole check from
+// the start. The granule's addressable bytes: 8, or at least the first (off % 8) + 4 (the last
+// word of an allocation whose size is not a multiple of 8).
 template <unsigned N, bool W, bool V>
 __attribute__((noinline)) void check_in_arena(uintptr_t a, const void *pc) {
-  if constexpr (N == 4)
-    if (__builtin_expect(word_fast<W>(a, pc), 1)) return;
+  if constexpr (N == 4) {
+    uintptr_t off = a - arena_base;
+    if (__builtin_expect(!((off & 3) | !itls.on | (cusim_tls.blk == nullptr) |
+                           (pending_uninit.set | prof_on | watch_on)),
+                         1)) {
+      unsigned v = bounds_shadow[off / 8];
+      if (__builtin_expect(v <= 8 && v >= (off & 7) + 4, 1)) {
+        if (off - big_start < global_bytes - big_start) return; // a big block: bounds only
+        if (itls.gid1_base == 0) return; // grid too large to number its threads in 32 bits
+        return race_word<W, V>(a, off, pc);
+      }
+    }
+  }
   return check_in_arena_slow<N, W, V>(a, pc);
 }
 

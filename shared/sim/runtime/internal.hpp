@@ -249,7 +249,7 @@ struct instr_thread {
 };
 // Hidden: only the runtime reads it, so in a program its accesses are at a fixed offset from the
 // thread pointer (the linker relaxes them), with no load of that offset on every checked access.
-extern __thread instr_thread itls __attribute__((visibility("hidden")));
+extern __thread instr_thread itls __attribute__((visibility("hidden"), tls_model("initial-exec")));
 // True when the program has instrumented code and the arena could be reserved.
 bool checker_on();
 // Memory from the arena (device memory, or a block's shared memory), with gaps between blocks;

@@ -37,6 +37,26 @@ template <int Scale> __global__ void add_scaled(Tally t, int *out) {
   out[i] = t.step * Scale;
 }
 
+// Arguments of every register width, signed and not (block_loop reads such an argument for each
+// thread with one load the checker does not see: cusim_device.h, raw_arg): each thread must get
+// the launch's values, sign and all, and change its own copies only.
+enum Shade : short { shade_three = 3 };
+__global__ void own_scalars(char c, short s, int v, long long l, float f, double d, int *p, Shade e,
+                            bool b, unsigned char u, int *out) {
+  int i = blockIdx.x * blockDim.x + threadIdx.x;
+  c += (char)(i % 8);
+  s -= (short)i;
+  v = v * 3 + i;
+  l += (long long)i << 33;
+  f += 0.5f * (float)i;
+  d -= i;
+  p += i;
+  e = (Shade)(e + i);
+  b = !b;
+  u += (unsigned char)(i % 8);
+  out[i] = (int)c + s + v + (int)(l >> 33) + (int)(2.0f * f) + (int)d + (int)(p - out) + e + b + u;
+}
+
 static int check(const char *what, int *d_count, int *d_out, int n, int want_count, int want_base,
                  int per_index) {
   int count = 0;
@@ -90,6 +110,22 @@ int main() {
     cudaLaunchKernel((const void *)add_step, dim3(blocks), dim3(threads), args, 0, 0);
     failed |= check("cudaLaunchKernel", d_count, d_out, n, 3 * n, 3, 1);
     cudaDeviceSynchronize();
+  }
+  {
+    own_scalars<<<blocks, threads>>>((char)-1, (short)-2, 7, 5LL << 33, 1.5f, -4.0, d_out,
+                                     shade_three, false, (unsigned char)200, d_out);
+    static int out[blocks * threads];
+    if (cudaMemcpy(out, d_out, sizeof out, cudaMemcpyDeviceToHost) != cudaSuccess) {
+      printf("FAIL kernel_arguments: scalars: %s\n", cudaGetErrorString(cudaGetLastError()));
+      failed = 1;
+    }
+    for (int i = 0; i < n && !failed; i++) {
+      int want = 226 + 3 * i + 2 * (i % 8); // each thread's own copies, changed by i only
+      if (out[i] != want) {
+        printf("FAIL kernel_arguments: scalars: out[%d] is %d, want %d\n", i, out[i], want);
+        failed = 1;
+      }
+    }
   }
   // Five launches: the host copies each argument a few times at most, and destroys every copy
   // it made (plus t itself); 1024 threads per launch must not show here.
