@@ -50,6 +50,8 @@ cd "$work" || exit 1
 
 expect_pass "vector_add built like nvcc" \
   bash -c "'$nvcc_sim' -arch=sm_75 -O3 -lineinfo -Xcompiler -Wall -o vector_add '$programs/vector_add.cu' && ./vector_add"
+expect_pass "-lto, nvcc's alias of -dlto, is ignored with a note, not taken for a library named 'to'" \
+  bash -c "out=\$('$nvcc_sim' -arch=sm_90 -lto -o vector_add_lto '$programs/vector_add.cu' 2>&1) && grep -q 'ignored, they concern only GPU code: -lto$' <<<\"\$out\" && ./vector_add_lto"
 expect_pass "monte_carlo_pi with -lcurand and -gencode (SASS for sm_75 and its PTX, which a 9.0 GPU compiles)" \
   bash -c "'$nvcc_sim' -gencode arch=compute_75,code=[sm_75,compute_75] -std=c++17 -lcurand '$programs/monte_carlo_pi.cu' -o pi && ./pi"
 expect_pass "curand_host_pi: cuRAND's host API with -lcurand" \
