@@ -10,7 +10,8 @@
 // consumer_wait(); `other-before-sync` reads another thread's copy after only its own wait;
 // `overlap` issues a second copy into a destination still in flight; `missing-wait` drops a
 // barrier token and reads a neighbour's value without waiting;
-// `deadlock` initialises a barrier for one thread more than the block has.
+// `deadlock` initialises a barrier for one thread more than the block has; `stale-copy-site` races
+// by a plain write on bytes an earlier block copied into (the report must name the plain write).
 #include <cooperative_groups.h>
 #include <cooperative_groups/memcpy_async.h>
 #include <cuda/barrier>
@@ -212,6 +213,25 @@ __global__ void missing_wait(int *out) {
   out[threadIdx.x] = slot[(threadIdx.x + 1) % THREADS];
 }
 
+// Block 0 copies into tile[0] with memcpy_async and waits: right. Block 1, on the same worker
+// (CUSIM_THREADS=1) and so on the same __shared__ bytes, writes tile[0] plainly and reads it from
+// another thread with no __syncthreads(): a data race by a plain write, which the report must not
+// blame on block 0's finished copy.
+__global__ void stale_copy_site(const int *in, int *out) {
+  __shared__ int tile[THREADS];
+  if (blockIdx.x == 0) {
+    cuda::pipeline<cuda::thread_scope_thread> pipe = cuda::make_pipeline();
+    pipe.producer_acquire();
+    cuda::memcpy_async(&tile[threadIdx.x], &in[threadIdx.x], sizeof(int), pipe);
+    pipe.producer_commit();
+    pipe.consumer_wait();
+    out[threadIdx.x] = tile[threadIdx.x];
+    return;
+  }
+  if (threadIdx.x == 0) tile[0] = 7;
+  if (threadIdx.x == 1) out[THREADS + 1] = tile[0]; // no __syncthreads() first
+}
+
 // One arrival more is expected than the block has threads: the phase never completes.
 __global__ void deadlock(int *out) {
   __shared__ block_barrier bar;
@@ -230,6 +250,8 @@ static int mistake(const char *name, const int *d_in, int *d_out) {
     overlap<<<1, THREADS>>>(d_in, d_out);
   } else if (strcmp(name, "missing-wait") == 0) {
     missing_wait<<<1, THREADS>>>(d_out);
+  } else if (strcmp(name, "stale-copy-site") == 0) {
+    stale_copy_site<<<2, THREADS>>>(d_in, d_out);
   } else if (strcmp(name, "deadlock") == 0) {
     deadlock<<<1, THREADS>>>(d_out);
   } else {
