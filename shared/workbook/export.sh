@@ -185,12 +185,16 @@ scan_for_leaks() { # BUNDLE: print one line per copied solution; status 1 when t
 # other builds (CI's ccache) finds what they compiled. Its logs go to LOGS/build.log and
 # LOGS/check.log (LOGS: a folder of its own, made with mktemp -d; removed unless the build log
 # is named, when a lesson does not build).
-# This build is read by no person, only its log: Make's rule messages and colours are off (a cmake
-# process for each, about a tenth of its CPU). The precompiled prelude (CUSIM_PRELUDE_PCH,
+# It uses the learner's generator (choose_generator: Ninja where installed, so the compiles are
+# the learner build's own, for ccache too; under Make half its CPU was Make's `cmake -E` steps).
+# This build is read by no person, only its log: under Make its rule messages and colours are off
+# (a cmake process for each, about a tenth of its CPU). The precompiled prelude (CUSIM_PRELUDE_PCH,
 # shared/sim/cusim.cmake) costs about 1 CPU-s to make and saves about 0.17 s in each .cu compile: it
 # is made only where at least 6 exercises are .cu (the program is the same either way).
 bundle_exercises_pass() { # BUNDLE LOGS LESSON...: one line per lesson that passes or is unchecked
   local bundle=$1 logs=$2 build=$1/build lesson backend targets=() problems=0 wanted unbuilt=no cu=0
+  local -a generator
+  choose_generator
   shift 2
   wanted=$(lesson_numbers "$@")
   for lesson in "$@"; do
@@ -199,7 +203,7 @@ bundle_exercises_pass() { # BUNDLE LOGS LESSON...: one line per lesson that pass
     [ $backend = cpu ] || cu=$((cu + 1))
     targets+=("$lesson.exercise.$backend")
   done
-  (cd "$bundle" && cmake --preset default -B "$build" -DCMAKE_RULE_MESSAGES=OFF -DCMAKE_COLOR_MAKEFILE=OFF \
+  (cd "$bundle" && cmake --preset default "${generator[@]}" -B "$build" -DCMAKE_RULE_MESSAGES=OFF -DCMAKE_COLOR_MAKEFILE=OFF \
     "-DCUSIM_PRELUDE_PCH=$([ $cu -ge 6 ] && echo ON || echo OFF)" "${EXTRA_CMAKE_ARGS[@]}" -DWB_TESTS=learner \
     -DBUILD_TESTING=ON -DWB_SIM=ON -DWB_CUDA=OFF "-DWB_LESSONS=${wanted// /;}") >"$logs/build.log" 2>&1 ||
     { echo "the bundle does not configure (log: $logs/build.log)"; return 1; }
@@ -401,9 +405,11 @@ cmd_export() {
   if [ $verify = yes ]; then
     # In the bundle's build/ as a learner's would be (then removed); the log in a temporary file.
     local verify_build=$dir/build verify_log
+    local -a generator
+    choose_generator
     verify_log=$(mktemp "${TMPDIR:-/tmp}/workbook-export-verify.XXXXXX") || fatal "cannot create a temporary file"
     say "Verifying: configuring and building the bundle in $verify_build ..."
-    if (cd "$dir" && cmake --preset default -B "$verify_build" "${EXTRA_CMAKE_ARGS[@]}" && cmake --build "$verify_build" -j "$JOBS") >"$verify_log" 2>&1; then
+    if (cd "$dir" && cmake --preset default "${generator[@]}" -B "$verify_build" "${EXTRA_CMAKE_ARGS[@]}" && cmake --build "$verify_build" -j "$JOBS") >"$verify_log" 2>&1; then
       rm -rf "$verify_build" "$verify_log"
       good "The bundle configures and builds without solutions/."
     else
