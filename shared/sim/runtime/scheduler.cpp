@@ -70,11 +70,10 @@ struct fiber {
 #else
   ctx_t ctx = nullptr;
 #endif
-  char *stack_lo = nullptr; // lowest usable address (above the guard page)
-  size_t stack_size = 0;    // usable bytes above the guard: the nominal size plus the pad
-  void *map = nullptr;      // the mapping, guard page included
+  char *stack_lo = nullptr; // lowest usable address (above the guard pages)
+  size_t stack_size = 0;
+  void *map = nullptr; // the mapping, guard pages included
   size_t map_size = 0;
-  size_t pad = 0;        // bytes mapped above the nominal stack (its colour: new_stack_fiber)
   size_t top_offset = 0; // bytes left unused at the top of the stack (see new_stack_fiber)
   char *top = nullptr;   // stack_lo + stack_size - top_offset: where a fresh context starts
 #if defined(CUSIM_ASAN)
@@ -217,33 +216,31 @@ fiber *new_stack_fiber() {
   size_t size = (stack_size_setting() + page - 1) / page * page;
   static thread_local unsigned serial = 0;
   unsigned s = serial++;
-  // Colour the stacks by page: 1 to 8 pages (a hash of the serial) are mapped above the nominal
-  // stack, so consecutive stacks' tops lie a varying number of pages apart. Without it, the
-  // default 512 KiB stack and its guard page put every top exactly 129 pages below the last
-  // (mmap places them side by side), and on the Xeon VM measured a barrier crossing then cost
-  // up to twice as much: the tops collide in a virtually indexed structure (the TLB's
-  // hashed sets, as far as a VM without counters can tell), as at strides of 127 and 258 pages
-  // and at none of the others tried (5, 9, 17, 33, 49, 64 to 66, 97, 120 to 140, 192, 255 to
-  // 259, 385, 512 to 514, 641, 1025). The pad is mapped MAP_NORESERVE and never touched above
-  // the top: it costs address space only, and a thread's usable stack (top down to the guard) is
-  // now never less than the nominal size.
-  size_t pad = page * (1 + ((s * 2654435761u) >> 29));
-  void *map = mmap(nullptr, page + size + pad, PROT_READ | PROT_WRITE,
+  // Colour the stacks by page: the guard below each stack is 2 to 9 pages (a hash of the
+  // serial), so consecutive stacks' tops lie a varying number of pages apart. With one guard
+  // page, the default 512 KiB stack put every top exactly 129 pages below the last (mmap places
+  // them side by side), and on the Xeon VM measured a barrier crossing then cost up to twice as
+  // much: the tops collide in a virtually indexed structure (the TLB's hashed sets, as far as a
+  // VM without counters can tell), as at strides of 127 and 258 pages and at none of the others
+  // tried (5, 9, 17, 33, 49, 64 to 66, 97, 120 to 140, 192, 255 to 259, 385, 512 to 514, 641,
+  // 1025). The guard costs address space only, and a larger one also catches a frame that
+  // would have stepped over a single page.
+  size_t guard = page * (2 + ((s * 2654435761u) >> 29));
+  void *map = mmap(nullptr, guard + size, PROT_READ | PROT_WRITE,
                    MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
   if (map == MAP_FAILED) {
     std::fprintf(stderr, "cusim: fatal: cannot map a fiber stack of %zu bytes\n", size);
     std::abort();
   }
-  mprotect(map, page, PROT_NONE); // guard page: a stack overflow faults instead of corrupting
+  mprotect(map, guard, PROT_NONE); // a stack overflow faults instead of corrupting
   fiber *f = new fiber;
   f->map = map;
-  f->map_size = page + size + pad;
-  f->stack_lo = (char *)map + page;
-  f->stack_size = size + pad;
-  f->pad = pad;
+  f->map_size = guard + size;
+  f->stack_lo = (char *)map + guard;
+  f->stack_size = size;
   // Stagger the stack tops within their page: fibers whose frames sit at the same offset in
   // their pages would all compete for the same few L1 cache sets (measured: 3x slower barriers
-  // without this). The offset is less than a page, so less than the pad.
+  // without this).
   f->top_offset = (s * 64u * 7u) % 4096u;
   f->top = f->stack_lo + f->stack_size - f->top_offset;
   return f;
@@ -1175,7 +1172,7 @@ bool current_context(uintptr_t fault, running_context *out) {
   if (f != nullptr && f != &w->native && f->map != nullptr) {
     uintptr_t lo = (uintptr_t)f->map;
     out->in_guard = fault >= lo && fault < (uintptr_t)f->stack_lo;
-    out->stack_size = f->stack_size - f->pad;
+    out->stack_size = f->stack_size;
   }
   return true;
 }
