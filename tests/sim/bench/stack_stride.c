@@ -6,7 +6,6 @@
 // guard page, 512 KiB stacks are 129 pages apart: on the Xeon this was measured on, 1.1 to 2.5
 // times as slow as 508 or 516 KiB (it varies with where mmap puts them; run it a few times).
 #define _GNU_SOURCE
-#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <sys/mman.h>
