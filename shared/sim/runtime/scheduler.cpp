@@ -70,9 +70,9 @@ struct fiber {
 #else
   ctx_t ctx = nullptr;
 #endif
-  char *stack_lo = nullptr; // lowest usable address (above the guard page)
+  char *stack_lo = nullptr; // lowest usable address (above the guard pages)
   size_t stack_size = 0;
-  void *map = nullptr; // the mapping, guard page included
+  void *map = nullptr; // the mapping, guard pages included
   size_t map_size = 0;
   size_t top_offset = 0; // bytes left unused at the top of the stack (see new_stack_fiber)
   char *top = nullptr;   // stack_lo + stack_size - top_offset: where a fresh context starts
@@ -214,22 +214,34 @@ thread_local worker *tl_worker = nullptr;
 fiber *new_stack_fiber() {
   size_t page = (size_t)sysconf(_SC_PAGESIZE);
   size_t size = (stack_size_setting() + page - 1) / page * page;
-  void *map = mmap(nullptr, size + page, PROT_READ | PROT_WRITE,
+  static thread_local unsigned serial = 0;
+  unsigned s = serial++;
+  // Colour the stacks by page: the guard below each stack is 2 to 9 pages (a hash of the
+  // serial), so consecutive stacks' tops lie a varying number of pages apart. With one guard
+  // page, the default 512 KiB stack put every top exactly 129 pages below the last (mmap places
+  // them side by side), and on the Xeon VM measured a barrier crossing then cost up to twice as
+  // much: the tops collide in a virtually indexed structure (the TLB's hashed sets, as far as a
+  // VM without counters can tell), as at strides of 127 and 258 pages and at none of the others
+  // tried (5, 9, 17, 33, 49, 64 to 66, 97, 120 to 140, 192, 255 to 259, 385, 512 to 514, 641,
+  // 1025). The guard costs address space only, and a larger one also catches a frame that
+  // would have stepped over a single page.
+  size_t guard = page * (2 + ((s * 2654435761u) >> 29));
+  void *map = mmap(nullptr, guard + size, PROT_READ | PROT_WRITE,
                    MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
   if (map == MAP_FAILED) {
     std::fprintf(stderr, "cusim: fatal: cannot map a fiber stack of %zu bytes\n", size);
     std::abort();
   }
-  mprotect(map, page, PROT_NONE); // guard page: a stack overflow faults instead of corrupting
+  mprotect(map, guard, PROT_NONE); // a stack overflow faults instead of corrupting
   fiber *f = new fiber;
   f->map = map;
-  f->map_size = size + page;
-  f->stack_lo = (char *)map + page;
+  f->map_size = guard + size;
+  f->stack_lo = (char *)map + guard;
   f->stack_size = size;
-  // Stagger the stack tops: fibers whose frames sit at the same offset in their pages would all
-  // compete for the same few L1 cache sets (measured: 3x slower barriers without this).
-  static thread_local unsigned serial = 0;
-  f->top_offset = (serial++ * 64u * 7u) % 4096u;
+  // Stagger the stack tops within their page: fibers whose frames sit at the same offset in
+  // their pages would all compete for the same few L1 cache sets (measured: 3x slower barriers
+  // without this).
+  f->top_offset = (s * 64u * 7u) % 4096u;
   f->top = f->stack_lo + f->stack_size - f->top_offset;
   return f;
 }
