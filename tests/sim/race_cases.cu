@@ -182,6 +182,22 @@ __global__ void file_shared_barrier(const int *in, int *out) {
   __syncthreads();
   out[blockIdx.x * 64 + threadIdx.x] = file_cell[63 - threadIdx.x];
 }
+
+// The epochs wrap after 65,535 launches: the race shadow is cleared for real then (the records'
+// epoch would repeat). wrap_write's record, 65,535 launches before wrap_read, must not be seen as
+// this launch's (a false race between blocks); a race after the wrap still names both lines.
+__global__ void wrap_write(int *data) {
+  data[0] = 7;
+}
+__global__ void wrap_nothing() {}
+__global__ void wrap_read(const int *data, int *out) {
+  out[blockIdx.x] = data[0];
+}
+__global__ void wrap_race(int *data) { // thread 33 reads what thread 0 writes, no barrier
+  if (threadIdx.x == 0) data[1] = 1;
+  if (threadIdx.x == 33) data[2] = data[1];
+}
+
 static int finish(const char *name, bool right) {
   cudaError_t e = cudaDeviceSynchronize();
   if (e != cudaSuccess) {
@@ -423,6 +439,15 @@ int main(int argc, char **argv) {
   }
   if (!std::strcmp(c, "file_shared_uninit")) {
     file_shared_uninit<<<1, 32>>>(out);
+    return finish(c, true);
+  }
+  if (!std::strcmp(c, "epoch_wrap")) {
+    wrap_write<<<1, 1>>>(data); // block 0's thread 0 writes data[0]
+    for (int k = 0; k < 65534; ++k) wrap_nothing<<<1, 1>>>();
+    wrap_read<<<2, 1>>>(data, out); // the same epoch number again: block 1 reads data[0]
+    if (cudaDeviceSynchronize() != cudaSuccess || out[1] != 7) return finish(c, false);
+    std::printf("no race after the wrap\n");
+    wrap_race<<<1, 64>>>(data);
     return finish(c, true);
   }
   if (!std::strcmp(c, "file_shared_barrier")) {
