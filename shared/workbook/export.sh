@@ -150,16 +150,29 @@ bundle_extra_files() { # BUNDLE
   done < <(cd "$1" && find . ! -type d)
   [ $extra -eq 0 ]
 }
+# "SHA256 NN-slug" for each solution of ROOT, by one sha256sum (not one, and a cut, per solution).
+solution_sums() { # ROOT
+  local solution sum i=0
+  local -a files=() lessons=()
+  for solution in "$1"/solutions/*/solution.c "$1"/solutions/*/solution.cu; do
+    [ -f "$solution" ] || continue
+    files+=("$solution")
+    solution=${solution%/*}
+    lessons+=("${solution##*/}")
+  done
+  [ ${#files[@]} -gt 0 ] || return 0
+  # (a name with a backslash or a newline: sha256sum starts its line with a backslash)
+  while read -r sum _; do
+    printf '%s %s\n' "${sum#\\}" "${lessons[i]}"
+    i=$((i + 1))
+  done < <(sha256sum -- "${files[@]}")
+}
 # A file outside the course, named for the instructor: a copy of a solution says so.
 describe_foreign() { # ROOT PATH...
-  local root=$1 path solution sum lesson
+  local root=$1 path sum lesson
   shift
   local -A solution_of=()
-  for solution in "$root"/solutions/*/solution.c "$root"/solutions/*/solution.cu; do
-    [ -f "$solution" ] || continue
-    lesson=${solution%/*}
-    solution_of[$(sha256sum <"$solution" | cut -d' ' -f1)]=${lesson##*/}
-  done
+  while read -r sum lesson; do solution_of[$sum]=$lesson; done < <(solution_sums "$root")
   for path in "$@"; do
     sum=$(sha256sum <"$root/$path" 2>/dev/null | cut -d' ' -f1)
     lesson=${solution_of[$sum]:-}
@@ -177,13 +190,9 @@ describe_foreign() { # ROOT PATH...
 # shellcheck source=task-checksums.sh
 source "$WB_ROOT/shared/workbook/task-checksums.sh"
 scan_for_leaks() { # BUNDLE: print one line per copied solution; status 1 when there is any
-  local bundle=$1 solution sum file lesson leaks=0
+  local bundle=$1 sum file lesson leaks=0
   local -A solution_of=() # checksum -> NN-slug
-  for solution in "$WB_ROOT"/solutions/*/solution.c "$WB_ROOT"/solutions/*/solution.cu; do
-    [ -f "$solution" ] || continue
-    lesson=${solution%/*}
-    solution_of[$(sha256sum <"$solution" | cut -d' ' -f1)]=${lesson##*/}
-  done
+  while read -r sum lesson; do solution_of[$sum]=$lesson; done < <(solution_sums "$WB_ROOT")
   # (.workbook/shipped/ holds copies of the bundle's exercises, which are looked at themselves.)
   while read -r sum file; do
     lesson=${solution_of[$sum]:-}
