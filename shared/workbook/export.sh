@@ -52,14 +52,33 @@ parse_lessons() { # LIST COMMAND
   [ ${#out[@]} -gt 0 ] || usage_error "$2: --lessons names no lesson"
   printf '%s\n' "${out[@]}"
 }
+# The folders under ROOT that hold a CMakeCache.txt (a build folder, whatever its name; ROOT's own
+# is not one), as find tests that prune them: WB_BUILD_PRUNES=(-o -path ./x/build ...). One find
+# and no process per folder: a `-type d -exec test -f '{}/CMakeCache.txt'` in the copying find
+# started a `test` for each of the tree's ~190 folders, in every copy and every export.
+WB_BUILD_PRUNES=()
+build_folder_prunes() { # ROOT
+  local cache dir quoted c i
+  WB_BUILD_PRUNES=()
+  while IFS= read -r -d '' cache; do
+    [ -f "$1/$cache" ] || continue
+    dir=${cache%/CMakeCache.txt} quoted=''
+    for ((i = 0; i < ${#dir}; i++)); do # find -path takes a pattern: quote * ? [ ] \ in the name
+      c=${dir:i:1}
+      case $c in '*' | '?' | '[' | ']' | \\) quoted+="\\$c" ;; *) quoted+=$c ;; esac
+    done
+    WB_BUILD_PRUNES+=(-o -path "$quoted")
+  done < <(cd "$1" && find . -mindepth 2 \( -name .git -o -path './build*' \) -prune -o -name CMakeCache.txt -print0)
+}
 # Copy a source tree without .git, build folders (top-level build* or any folder holding a
 # CMakeCache.txt) and reset backups; extra find tests name more paths to leave out.
 copy_tree() { # SRC DST [FIND-PRUNE-TESTS...]
   local src=$1 dst=$2
   shift 2
   mkdir -p "$dst"
+  build_folder_prunes "$src"
   (cd "$src" && find . -mindepth 1 \( -name .git -o -path './build*' -o -name '*.bak' "$@" \
-      -o \( -type d -exec test -f '{}/CMakeCache.txt' \; \) \) -prune -o ! -type d -print0 |
+      "${WB_BUILD_PRUNES[@]}" \) -prune -o ! -type d -print0 |
     xargs -0 -r cp -a --parents -t "$dst")
 }
 # --- What a bundle is: the course, and nothing else ---------------------------------------------
@@ -73,25 +92,26 @@ copy_tree() { # SRC DST [FIND-PRUNE-TESTS...]
 # or foreign (anything else). Outside git a foreign file refuses the bundle, by name: export cannot
 # tell a submission or a gradebook from the course.
 EXPORT_SOURCE='' EXPORT_SHIP=() EXPORT_FOREIGN=()
-export_kind() { # PATH LESSON... -> ship | home | foreign
+EXPORT_KIND=
+export_kind() { # PATH LESSON...: EXPORT_KIND=ship | home | foreign (a variable: no subshell per file)
   local path=$1 lesson
   shift
   case $path in
-    *.bak | lessons/*/grading.txt) echo home; return ;;
-    workbook | CMakeLists.txt | .gitignore | shared/* | docs/getting-started.md | docs/troubleshooting.md) echo ship; return ;;
-    docs/zh-CN/getting-started.md | docs/zh-CN/troubleshooting.md | docs/zh-CN/glossary.md) echo ship; return ;;
+    *.bak | lessons/*/grading.txt) EXPORT_KIND=home; return ;;
+    workbook | CMakeLists.txt | .gitignore | shared/* | docs/getting-started.md | docs/troubleshooting.md) EXPORT_KIND=ship; return ;;
+    docs/zh-CN/getting-started.md | docs/zh-CN/troubleshooting.md | docs/zh-CN/glossary.md) EXPORT_KIND=ship; return ;;
     README.md | README.zh-CN.md | CMakePresets.json | .clang-format | .ci/* | tests/* | solutions/* | .workbook/* | docs/*.md | docs/recipes/* | docs/template/*)
-      echo home; return ;;
+      EXPORT_KIND=home; return ;;
     lessons/*/*)
       lesson=${path#lessons/}
       lesson=${lesson%%/*}
-      if [[ " $* " == *" $lesson "* ]]; then echo ship
-      elif [[ " ${ALL_LESSONS[*]} " == *" $lesson "* ]]; then echo home
-      else echo foreign
+      if [[ " $* " == *" $lesson "* ]]; then EXPORT_KIND=ship
+      elif [[ " ${ALL_LESSONS[*]} " == *" $lesson "* ]]; then EXPORT_KIND=home
+      else EXPORT_KIND=foreign
       fi
       return ;;
   esac
-  echo foreign
+  EXPORT_KIND=foreign
 }
 export_plan() { # ROOT LESSON...: fill EXPORT_SOURCE, EXPORT_SHIP and EXPORT_FOREIGN
   local root=$1 path
@@ -103,12 +123,14 @@ export_plan() { # ROOT LESSON...: fill EXPORT_SOURCE, EXPORT_SHIP and EXPORT_FOR
     mapfile -t files < <(git -C "$root" -c core.quotePath=false ls-files)
   else
     EXPORT_SOURCE=files
+    build_folder_prunes "$root"
     mapfile -t files < <(cd "$root" && find . -mindepth 1 \( -name .git -o -path './build*' \
-      -o \( -type d -exec test -f '{}/CMakeCache.txt' \; \) \) -prune -o ! -type d -print | sed 's|^\./||')
+      "${WB_BUILD_PRUNES[@]}" \) -prune -o ! -type d -print | sed 's|^\./||')
   fi
   for path in "${files[@]}"; do
     [ -e "$root/$path" ] || [ -L "$root/$path" ] || continue # in the index, deleted here
-    case $(export_kind "$path" "$@") in
+    export_kind "$path" "$@"
+    case $EXPORT_KIND in
       ship) EXPORT_SHIP+=("$path") ;;
       foreign) [ "$EXPORT_SOURCE" = git ] || EXPORT_FOREIGN+=("$path") ;;
     esac
@@ -128,16 +150,29 @@ bundle_extra_files() { # BUNDLE
   done < <(cd "$1" && find . ! -type d)
   [ $extra -eq 0 ]
 }
+# "SHA256 NN-slug" for each solution of ROOT, by one sha256sum (not one, and a cut, per solution).
+solution_sums() { # ROOT
+  local solution sum i=0
+  local -a files=() lessons=()
+  for solution in "$1"/solutions/*/solution.c "$1"/solutions/*/solution.cu; do
+    [ -f "$solution" ] || continue
+    files+=("$solution")
+    solution=${solution%/*}
+    lessons+=("${solution##*/}")
+  done
+  [ ${#files[@]} -gt 0 ] || return 0
+  # (a name with a backslash or a newline: sha256sum starts its line with a backslash)
+  while read -r sum _; do
+    printf '%s %s\n' "${sum#\\}" "${lessons[i]}"
+    i=$((i + 1))
+  done < <(sha256sum -- "${files[@]}")
+}
 # A file outside the course, named for the instructor: a copy of a solution says so.
 describe_foreign() { # ROOT PATH...
-  local root=$1 path solution sum lesson
+  local root=$1 path sum lesson
   shift
   local -A solution_of=()
-  for solution in "$root"/solutions/*/solution.c "$root"/solutions/*/solution.cu; do
-    [ -f "$solution" ] || continue
-    lesson=${solution%/*}
-    solution_of[$(sha256sum <"$solution" | cut -d' ' -f1)]=${lesson##*/}
-  done
+  while read -r sum lesson; do solution_of[$sum]=$lesson; done < <(solution_sums "$root")
   for path in "$@"; do
     sum=$(sha256sum <"$root/$path" 2>/dev/null | cut -d' ' -f1)
     lesson=${solution_of[$sum]:-}
@@ -155,13 +190,9 @@ describe_foreign() { # ROOT PATH...
 # shellcheck source=task-checksums.sh
 source "$WB_ROOT/shared/workbook/task-checksums.sh"
 scan_for_leaks() { # BUNDLE: print one line per copied solution; status 1 when there is any
-  local bundle=$1 solution sum file lesson leaks=0
+  local bundle=$1 sum file lesson leaks=0
   local -A solution_of=() # checksum -> NN-slug
-  for solution in "$WB_ROOT"/solutions/*/solution.c "$WB_ROOT"/solutions/*/solution.cu; do
-    [ -f "$solution" ] || continue
-    lesson=${solution%/*}
-    solution_of[$(sha256sum <"$solution" | cut -d' ' -f1)]=${lesson##*/}
-  done
+  while read -r sum lesson; do solution_of[$sum]=$lesson; done < <(solution_sums "$WB_ROOT")
   # (.workbook/shipped/ holds copies of the bundle's exercises, which are looked at themselves.)
   while read -r sum file; do
     lesson=${solution_of[$sum]:-}

@@ -223,8 +223,9 @@ grade_tree() { # ROOT DST LESSON...
   if [ -z "$(git -C "$root" rev-parse --show-prefix 2>/dev/null)" ] && git -C "$root" rev-parse --git-dir >/dev/null 2>&1; then
     mapfile -d '' -t files < <(git -C "$root" ls-files -z)
   else
+    build_folder_prunes "$root"
     mapfile -d '' -t files < <(cd "$root" && find . -mindepth 1 \( -name .git -o -path './build*' \
-      -o \( -type d -exec test -f '{}/CMakeCache.txt' \; \) \) -prune -o ! -type d -printf '%P\0')
+      "${WB_BUILD_PRUNES[@]}" \) -prune -o ! -type d -printf '%P\0')
   fi
   for path in "${files[@]}"; do
     [ -f "$root/$path" ] && [ ! -L "$root/$path" ] || continue

@@ -17,36 +17,66 @@ source "$(dirname "${BASH_SOURCE[0]}")/../cmake/skeleton-guard.sh"
 
 WB_TASK_SUMS_LIST=shared/workbook/shipped-tasks.sha256
 
-# Fingerprints of one exercise: "SHA256 NN-slug/NAME task N" lines, then "... outside".
-task_fingerprints() { # ROOT NN-slug/NAME
-  local file=$1/lessons/$2 region sum
-  # Each region (and the outside) becomes one record of the awk output, separated by NUL.
-  while IFS= read -r -d '' region; do
-    sum=$(printf '%s' "${region#*$'\n'}" | sha256sum | cut -d' ' -f1)
-    printf '%s  %s %s\n' "$sum" "$2" "${region%%$'\n'*}"
-  done < <(awk -v start_re="$WB_TASK_START_RE" -v end_re="$WB_TASK_END_RE" '
+# Fingerprints of exercises: "SHA256 NN-slug/NAME task N" lines, then "... outside", for each
+# exercise in the order given. One awk writes each region (and each file's outside) to a file of
+# its own, one sha256sum hashes them all: a sha256sum per region (and its subshell and cut) was
+# about 250 processes for the whole workbook, in every export.
+task_fingerprints() { # ROOT NN-slug/NAME...
+  local root=$1 tmp i count sum
+  shift
+  [ $# -gt 0 ] || return 0
+  tmp=$(mktemp -d "${TMPDIR:-/tmp}/workbook-tasks.XXXXXX") || return 1
+  local -a labels=() names=()
+  # Each region's body (its start marker and lines, as bytes) goes to tmp/N, its label to labels.
+  (cd "$root/lessons" && awk -v start_re="$WB_TASK_START_RE" -v end_re="$WB_TASK_END_RE" -v tmp="$tmp" '
+    function emit(label, text) { f = tmp "/" (++n); printf "%s", text > f; close(f); print label > (tmp "/labels") }
+    function done_file() { if (inside) emit(name " " task, body); emit(name " outside", outside) }
+    FNR == 1 { if (NR > 1) done_file(); name = FILENAME; inside = 0; outside = "" }
     $0 ~ start_re {
       match($0, /task [0-9]+/); task = substr($0, RSTART, RLENGTH); inside = 1
       body = $0 "\n"; outside = outside "<" task ">\n"; next }
     $0 ~ end_re {
-      if (inside) printf "%s\n%s%c", task, body, 0; inside = 0; outside = outside $0 "\n"; next }
+      if (inside) emit(name " " task, body); inside = 0; outside = outside $0 "\n"; next }
     inside { body = body $0 "\n"; next }
     { outside = outside $0 "\n" }
-    END { if (inside) printf "%s\n%s%c", task, body, 0; printf "outside\n%s%c", outside, 0 }' "$file")
+    END { if (NR > 0) done_file(); close(tmp "/labels") }' "$@") || { rm -rf "$tmp"; return 1; }
+  [ -f "$tmp/labels" ] && mapfile -t labels <"$tmp/labels"
+  count=${#labels[@]}
+  for ((i = 1; i <= count; i++)); do names+=("$i"); done
+  i=0
+  if [ "$count" -gt 0 ]; then
+    while read -r sum _; do
+      printf '%s  %s\n' "$sum" "${labels[i]}"
+      i=$((i + 1))
+    done < <(cd "$tmp" && sha256sum -- "${names[@]}")
+  fi
+  rm -rf "$tmp"
 }
 # Every exercise of ROOT, in lesson order.
 all_task_fingerprints() { # ROOT [NN-slug...]: all lessons when none are named
   local root=$1 dir lesson name
+  local -a files=()
   shift
   if [ $# -eq 0 ]; then
-    for dir in "$root"/lessons/[0-9][0-9]-*/; do [ -f "$dir/CMakeLists.txt" ] && set -- "$@" "$(basename "$dir")"; done
+    for dir in "$root"/lessons/[0-9][0-9]-*/; do
+      dir=${dir%/}
+      [ -f "$dir/CMakeLists.txt" ] && set -- "$@" "${dir##*/}"
+    done
   fi
   for lesson in "$@"; do
     name=exercise.cu
     [ -f "$root/lessons/$lesson/exercise.c" ] && name=exercise.c
-    [ -f "$root/lessons/$lesson/$name" ] || { echo "missing  $lesson/$name outside"; continue; }
-    task_fingerprints "$root" "$lesson/$name"
+    if [ -s "$root/lessons/$lesson/$name" ]; then files+=("$lesson/$name"); continue; fi
+    # Missing, or empty (awk sees no line of it): said here, in order.
+    task_fingerprints "$root" "${files[@]}"
+    files=()
+    if [ -f "$root/lessons/$lesson/$name" ]; then # the SHA-256 of no bytes
+      echo "e3b0c44298fc1c149afbf4c8996fb92427ae41e4649b934ca495991b7852b855  $lesson/$name outside"
+    else
+      echo "missing  $lesson/$name outside"
+    fi
   done
+  task_fingerprints "$root" "${files[@]}"
 }
 # Compare the named lessons of ROOT with the list LIST: one line per region that differs, is
 # missing or is new, or per lesson the list does not know; status 1 when there is any.

@@ -65,12 +65,29 @@ finish() {
   exit 1
 }
 
+# The source tree's folders with a CMakeCache.txt below its top (build folders of any name), as
+# find tests that prune them: one find, where a `-type d -exec test -f` in the copying find started
+# a `test` for every one of the tree's ~190 folders in each copy (issue 26).
+source_build_prunes() { # -> SOURCE_BUILD_PRUNES
+  local cache dir quoted c i
+  SOURCE_BUILD_PRUNES=()
+  while IFS= read -r -d '' cache; do
+    [ -f "$SOURCE_ROOT/$cache" ] || continue
+    dir=${cache%/CMakeCache.txt} quoted=''
+    for ((i = 0; i < ${#dir}; i++)); do # find -path takes a pattern: quote * ? [ ] \ in the name
+      c=${dir:i:1}
+      case $c in '*' | '?' | '[' | ']' | \\) quoted+="\\$c" ;; *) quoted+=$c ;; esac
+    done
+    SOURCE_BUILD_PRUNES+=(-o -path "$quoted")
+  done < <(cd "$SOURCE_ROOT" && find . -mindepth 2 \( -name .git -o -path './build*' \) -prune -o -name CMakeCache.txt -print0)
+}
 # A copy of the source tree without .git and build folders (top-level build*, or any folder with
 # a CMakeCache.txt): what a learner gets from a clone or a download.
 copy_source_tree() { # DEST
   mkdir -p "$1"
+  source_build_prunes
   (cd "$SOURCE_ROOT" && find . -mindepth 1 \( -name .git -o -path './build*' -o -name '*.bak' \
-      -o -path ./.workbook -o \( -type d -exec test -f '{}/CMakeCache.txt' \; \) \) -prune -o ! -type d -print0 |
+      -o -path ./.workbook "${SOURCE_BUILD_PRUNES[@]}" \) -prune -o ! -type d -print0 |
     xargs -0 -r cp -a --parents -t "$1")
 }
 
