@@ -47,6 +47,20 @@ endif()
 # the same either way, only the time differs (-Winvalid-pch says why one was not used).
 option(CUSIM_PRELUDE_PCH "Simulator: the forced prelude as a precompiled header (GCC)" ON)
 
+# Every .cu is compiled with -fstack-clash-protection (GCC 8, Clang 11 and later): a frame larger
+# than a page touches each page on its way down, so a thread that overflows its fiber stack faults
+# in the guard below it (2-9 pages, runtime/scheduler.cpp) and is told so, even when one frame
+# (a big local array) is larger than the guard; without it such a frame stepped over the guard
+# into the next mapping (another thread's stack, or nothing: a "segmentation fault" naming the
+# wrong cause). Probes cost a store per page of frames over a page, and nothing otherwise.
+include(CheckCXXCompilerFlag)
+check_cxx_compiler_flag(-fstack-clash-protection CUSIM_HAVE_STACK_CLASH_PROTECTION)
+set(CUSIM_STACK_FLAGS "" CACHE INTERNAL "compile options of every simulator .cu file")
+if(CUSIM_HAVE_STACK_CLASH_PROTECTION)
+  set(CUSIM_STACK_FLAGS -fstack-clash-protection CACHE INTERNAL
+      "compile options of every simulator .cu file")
+endif()
+
 # cusim_prelude_pch(OUT_HEADER OUT_TARGET PREPROCESS FLAGS... COMPILE FLAGS...): the header (and
 # the target that makes it and its .gch) for those flags; made once per set of flags.
 function(cusim_prelude_pch out_header out_target)
@@ -127,7 +141,8 @@ function(cusim_add_executable target)
       PREPROCESS ${cusim_cxx_flags} ${cusim_std} ${checked_define} ${directory_options}
                  ${asserts_flags}
       COMPILE -D__global__= -D__device__= -D__host__= ${cusim_cxx_flags} ${directory_options}
-              ${asserts_flags} ${cusim_std} ${checker_flags} -fno-optimize-sibling-calls)
+              ${asserts_flags} ${cusim_std} ${checker_flags} -fno-optimize-sibling-calls
+              ${CUSIM_STACK_FLAGS})
   endif()
   # GCC takes a .gch made at another -O level (or with other -f options) without a word, and then
   # compiles the prelude's functions with the .gch's options, not the file's. So the header is
@@ -190,7 +205,7 @@ function(cusim_add_executable target)
         LANGUAGE CXX
         # preprocessed already: only the three qualifiers the rewriter kept are left to remove
         COMPILE_DEFINITIONS "__global__=;__device__=;__host__="
-        COMPILE_OPTIONS "${checker_flags};-fno-optimize-sibling-calls")
+        COMPILE_OPTIONS "${checker_flags};-fno-optimize-sibling-calls;${CUSIM_STACK_FLAGS}")
       if(prelude_header)
         set_property(SOURCE "${out}" APPEND PROPERTY OBJECT_DEPENDS "${prelude_header}.gch")
         # CI (-Werror): a .gch that GCC finds and rejects (flags that differ from those it was

@@ -37,6 +37,20 @@ __global__ void overflow(int *out, int depth) {
   out[threadIdx.x] = deep(&c, depth);
 }
 
+// Frames larger than the guard below a stack (2 to 9 pages), each writing its lowest byte first:
+// without probes, one would step over the guard into the next mapping (another thread's stack).
+__device__ int deep_wide(volatile char *p, int depth) {
+  volatile char frame[41 * 1024 + 200];
+  frame[0] = (char)depth;
+  frame[sizeof frame - 1] = *p;
+  return depth > 0 ? deep_wide(frame, depth - 1) + frame[0] : frame[sizeof frame - 1];
+}
+
+__global__ void overflow_wide(int *out, int depth) {
+  char c = 1;
+  out[threadIdx.x] = deep_wide(&c, depth);
+}
+
 // Integer division by zero: on the host a SIGFPE, in a kernel too (a GPU does not trap).
 static int __attribute__((noinline)) ratio(int a, int b) {
   return a / b;
@@ -96,6 +110,14 @@ int main(int argc, char **argv) {
     std::printf("kernel returned: %s\n", cudaGetErrorName(e));
     return 0;
   }
+  if (!std::strcmp(c, "overflow_wide")) {
+    int *out;
+    cudaMallocManaged(&out, 32 * sizeof(int));
+    overflow_wide<<<1, 32>>>(out, 128); // 128 frames of 41 KiB: 5.2 MiB, past any stack
+    cudaError_t e = cudaDeviceSynchronize();
+    std::printf("kernel returned: %s\n", cudaGetErrorName(e));
+    return 0;
+  }
   if (!std::strcmp(c, "host_divide")) {
     std::printf("ratio: %d\n", ratio(argc, (int)std::strlen(c) - 11)); // 0: "host_divide"
     return 0;
@@ -108,7 +130,8 @@ int main(int argc, char **argv) {
     std::printf("kernel returned: %s\n", cudaGetErrorName(e));
     return 0;
   }
-  std::fprintf(stderr, "usage: crash_cases read_far|write_past|big_local|overflow|host_divide|"
+  std::fprintf(stderr, "usage: crash_cases read_far|write_past|big_local|overflow|overflow_wide|"
+                       "host_divide|"
                        "kernel_divide\n");
   return 2;
 }
