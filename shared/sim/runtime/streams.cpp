@@ -67,9 +67,12 @@ std::map<std::thread::id, int> per_thread_index; // per-thread default streams
 std::map<cudaEvent_t, point> event_points;       // the last record of each event
 vclock host_vc;                                  // what the host has seen complete
 std::vector<access_record> records;              // recent accesses not yet known complete
-std::vector<point> pending_kernels;              // queued kernels that have not run yet
-std::vector<access_record> watched;              // what the running kernel is watched against
-bool footprinting = false;                       // the running kernel's bytes are kept
+// Queued kernels that have not run yet, per stream (its index in table), in issue order. Only a
+// kernel of another stream can be unordered with one, so a program that queues many launches on
+// one stream (65,536 before a sync: 148 us a launch, all of it here) pays nothing for them.
+std::vector<std::deque<point>> pending_kernels;
+std::vector<access_record> watched; // what the running kernel is watched against
+bool footprinting = false;          // the running kernel's bytes are kept
 std::recursive_mutex run_mu;
 bool running = false;
 bool default_is_per_thread = false; // compiled with CUDA_API_PER_THREAD_DEFAULT_STREAM
@@ -142,6 +145,15 @@ bool check_accesses_locked(const point &p, const std::vector<mem_access> &acc, c
   return false;
 }
 
+// Whether f holds for a queued kernel of a stream other than `stream`.
+template <class F> bool pending_elsewhere(int stream, F f) {
+  for (size_t s = 0; s < pending_kernels.size(); ++s)
+    if ((int)s != stream)
+      for (const point &k : pending_kernels[s])
+        if (f(k)) return true;
+  return false;
+}
+
 // Record r and the operation at p: neither is ordered before the other.
 bool unordered(const access_record &r, const point &p) {
   return r.stream != p.stream && r.seq > at(p.vc, r.stream) && at(r.vc, p.stream) < p.seq;
@@ -153,9 +165,8 @@ void prune_locked() {
   records.erase(std::remove_if(records.begin(), records.end(),
                                [](const access_record &r) {
                                  if (r.seq > at(host_vc, r.stream)) return false;
-                                 for (const point &k : pending_kernels)
-                                   if (unordered(r, k)) return false;
-                                 return true;
+                                 return !pending_elsewhere(
+                                     r.stream, [&](const point &k) { return unordered(r, k); });
                                }),
                 records.end());
 }
@@ -236,7 +247,8 @@ point enqueue(cudaStream_t stream, std::function<void()> fn, const char *what,
 
 void kernel_queued(const point &p) {
   std::lock_guard<std::mutex> lock(smu);
-  pending_kernels.push_back(p);
+  if (pending_kernels.size() <= (size_t)p.stream) pending_kernels.resize((size_t)p.stream + 1);
+  pending_kernels[(size_t)p.stream].push_back(p);
 }
 
 // Two queued operations on different streams, neither ordered before the other.
@@ -257,8 +269,7 @@ bool kernel_watch_begin(const point &p) {
       }
     // A kernel on another stream, queued and not ordered with this one: it will be watched
     // against this kernel's bytes when it runs.
-    for (const point &k : pending_kernels)
-      if (unordered(k, p)) keep = true;
+    keep = pending_elsewhere(p.stream, [&](const point &k) { return unordered(k, p); });
   }
   if (ranges.empty() && !keep) return false;
   footprinting = keep;
@@ -292,11 +303,14 @@ bool kernel_watch_end(const point &p, const detail::kernel_base *kernel, bool wa
         records.push_back(
             access_record{run.first, run.second, w != 0, p.stream, p.seq, what, p.vc, w == 2});
   }
-  for (size_t k = 0; k < pending_kernels.size(); ++k)
-    if (pending_kernels[k].stream == p.stream && pending_kernels[k].seq == p.seq) {
-      pending_kernels.erase(pending_kernels.begin() + (long)k);
-      break;
-    }
+  if ((size_t)p.stream < pending_kernels.size()) { // (the stream's first, as it runs in order)
+    std::deque<point> &mine = pending_kernels[(size_t)p.stream];
+    for (auto it = mine.begin(); it != mine.end(); ++it)
+      if (it->seq == p.seq) {
+        mine.erase(it);
+        break;
+      }
+  }
   for (size_t k = 0; k < hits.size() && k < watched.size(); ++k) {
     if (!hits[k].any) continue;
     const access_record &r = watched[k];
