@@ -25,30 +25,24 @@ __global__ void big_local(const int *in, int *out) {
   out[threadIdx.x] = (int)s;
 }
 
-__device__ int deep(volatile char *p, int depth) {
-  volatile char frame[64 * 1024];
+// Recursion with frames of Bytes each, every frame writing its lowest byte first.
+template <int Bytes> __device__ int deep(volatile char *p, int depth) {
+  volatile char frame[Bytes];
   frame[0] = (char)depth;
   frame[sizeof frame - 1] = *p;
-  return depth > 0 ? deep(frame, depth - 1) + frame[0] : frame[sizeof frame - 1];
+  return depth > 0 ? deep<Bytes>(frame, depth - 1) + frame[0] : frame[sizeof frame - 1];
 }
 
 __global__ void overflow(int *out, int depth) {
   char c = 1;
-  out[threadIdx.x] = deep(&c, depth);
+  out[threadIdx.x] = deep<64 * 1024>(&c, depth);
 }
 
-// Frames larger than the guard below a stack (2 to 9 pages), each writing its lowest byte first:
-// without probes, one would step over the guard into the next mapping (another thread's stack).
-__device__ int deep_wide(volatile char *p, int depth) {
-  volatile char frame[41 * 1024 + 200];
-  frame[0] = (char)depth;
-  frame[sizeof frame - 1] = *p;
-  return depth > 0 ? deep_wide(frame, depth - 1) + frame[0] : frame[sizeof frame - 1];
-}
-
+// Frames larger than the guard below a stack (2 to 9 pages): without probes, one would step over
+// the guard into the next mapping (another thread's stack) instead of faulting in it.
 __global__ void overflow_wide(int *out, int depth) {
   char c = 1;
-  out[threadIdx.x] = deep_wide(&c, depth);
+  out[threadIdx.x] = deep<41 * 1024 + 200>(&c, depth);
 }
 
 // Integer division by zero: on the host a SIGFPE, in a kernel too (a GPU does not trap).
