@@ -154,7 +154,8 @@ while IFS='|' read -r name sources args flags expect; do
   name=$(trim "$name")
   case $name in '' | '#'*) continue ;; esac
   sources=$(trim "$sources")
-  binary=sem.${sources%% *}
+  binary=${sources%% *}
+  binary=sem.${binary##*/} # programs/name.cu: sem.name
   binary=${binary%.*}
   cases+=("$name")
   case_binary[$name]=$binary case_args[$name]=$(trim "$args") case_expect[$name]=$(trim "$expect")

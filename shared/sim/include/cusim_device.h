@@ -211,7 +211,7 @@ void block_end(block *b);              /* all threads started, none ready: next 
 void tsan_thread_enter(block *b, unsigned t);
 void tsan_thread_leave(block *b, unsigned t);
 int launch_begin(const dim3 &grid, const dim3 &block_dim, size_t shared, cudaStream_t stream,
-                 const char *name, const char *file, int line);
+                 const char *name, const char *file, int line, const void *kernel = nullptr);
 bool check_pointer_arg(const void *p, int index, const char *name, const char *file, int line);
 void launch_submit(kernel_base *k, bool pointers_ok);
 unsigned register_shared_site(size_t size, size_t align);
@@ -329,6 +329,7 @@ struct config {
   dim3 block;
   size_t shared;
   cudaStream_t stream;
+  const void *kernel; /* the kernel's address where the launch knows it (its bounds), or null */
 };
 inline struct config config(dim3 grid, dim3 block, size_t shared = 0, cudaStream_t stream = 0) {
   struct config c;
@@ -336,6 +337,13 @@ inline struct config config(dim3 grid, dim3 block, size_t shared = 0, cudaStream
   c.block = block;
   c.shared = shared;
   c.stream = stream;
+  c.kernel = nullptr;
+  return c;
+}
+/* A launch of a template's instance (k<256><<<...>>>) names its kernel's address: its own
+   __launch_bounds__ apply, not those of every instance of the name. */
+inline struct config with_kernel(struct config c, const void *kernel) {
+  c.kernel = kernel;
   return c;
 }
 
@@ -364,6 +372,13 @@ inline constexpr bool passed_by_address =
 struct kernel_probe {};
 template <class... P> inline auto kernel_pointer(void (*f)(P...), kernel_probe) -> void (*)(P...) {
   return f;
+}
+/* The address kernel_pointer finds, or null where the launch names no single function. */
+template <class Probe> inline const void *kernel_address(Probe probe) {
+  if constexpr (std::is_invocable_v<Probe &, kernel_probe>)
+    return reinterpret_cast<const void *>(probe(kernel_probe{}));
+  else
+    return nullptr;
 }
 template <class P, bool = passed_by_address<P>> struct param_bytes {};
 template <class P> struct param_bytes<P, true> { alignas(P) unsigned char bytes[sizeof(P)]; };
@@ -414,7 +429,8 @@ inline void call_kernel(Probe probe, Direct direct, A &...arg) {
 template <class F, class... A>
 void launch(struct config cfg, const char *name, const char *file, int line, F kernel_call,
             A &&...args) {
-  if (detail::launch_begin(cfg.grid, cfg.block, cfg.shared, cfg.stream, name, file, line) != 0)
+  if (detail::launch_begin(cfg.grid, cfg.block, cfg.shared, cfg.stream, name, file, line,
+                           cfg.kernel) != 0)
     return;
   bool ok = true;
   int index = 0;

@@ -1,5 +1,6 @@
 /* cudaLaunchKernel for the CPU simulator. The rewriter registers every non-template __global__
-   definition (its address, name and an invoker typed by its parameters); cudaLaunchKernel looks
+   definition, and each instance of a template kernel with __launch_bounds__ (its address, name
+   and an invoker typed by its parameters); cudaLaunchKernel looks
    the address up and the invoker unpacks void **args into the ordinary launch path, with the
    same checks and diagnostics as <<< >>>. */
 #ifndef CUSIM_LAUNCH_KERNEL_H

@@ -128,13 +128,27 @@ size_t rewrite_launch(rewriter *r, size_t open, size_t *depth) {
            "expected '(' and the kernel's arguments after '>>>'", NO_TOKEN, NULL);
     return paren;
   }
-  r->scratch.size = 0;
-  scratch_text(r, "::cusim::launch(::cusim::config(");
-  scratch_tokens(r, open + 3, config_end, NULL, NULL);
-  scratch_text(r, "), \"");
+  /* A template's instance (k<256>): the launch passes the kernel's address as well, so that its
+     own __launch_bounds__ apply, not those of every instance of the name. */
+  int instance = 0;
+  for (size_t k = first; k < open; k++)
+    if (token_is_char(r, k, '<')) instance = 1;
   byte_buffer callee = {0};
-  if (append_tokens(r, &callee, first, open, NULL, NULL) &&
-      buffer_append_escaped(&r->scratch, callee.data, callee.size)) {
+  if (!append_tokens(r, &callee, first, open, NULL, NULL)) r->out_of_memory = 1;
+  r->scratch.size = 0;
+  scratch_text(r, instance ? "::cusim::launch(::cusim::with_kernel(::cusim::config("
+                           : "::cusim::launch(::cusim::config(");
+  scratch_tokens(r, open + 3, config_end, NULL, NULL);
+  if (instance) {
+    scratch_text(r, "), ::cusim::detail::kernel_address([&](auto cusim_probe) -> "
+                    "decltype(::cusim::detail::kernel_pointer(");
+    if (!buffer_append(&r->scratch, callee.data, callee.size)) r->out_of_memory = 1;
+    scratch_text(r, ", cusim_probe)) { return ::cusim::detail::kernel_pointer(");
+    if (!buffer_append(&r->scratch, callee.data, callee.size)) r->out_of_memory = 1;
+    scratch_text(r, ", cusim_probe); })");
+  }
+  scratch_text(r, "), \"");
+  if (!r->out_of_memory && buffer_append_escaped(&r->scratch, callee.data, callee.size)) {
     /* The kernel's arguments reach each simulated thread as CUDA passes them, bytes copied
        without a constructor or destructor (cusim_device.h: call_kernel): the first lambda finds
        the kernel's address where its name resolves to one function, the second is the plain

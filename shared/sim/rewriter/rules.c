@@ -48,6 +48,10 @@ typedef struct function_table {
    * headers: the first token of each declaration and the '{' of its body. */
   size_t *device_definitions;
   size_t device_definition_count, device_definition_capacity;
+  /* Template __global__ definitions with __launch_bounds__: the template's '<', name, '{' and
+   * the bounds' '(' (register_template_kernels). */
+  size_t *template_kernels;
+  size_t template_kernel_count, template_kernel_capacity;
   /* Namespace aliases (namespace cg = cooperative_groups;): alias and namespace name tokens. */
   size_t *aliases;
   size_t alias_count, alias_capacity;
@@ -240,13 +244,30 @@ static void check_kernel_return(rewriter *r, size_t first, size_t name) {
               "' must have a void return type");
 }
 
-/* Records a __global__ definition for registration, unless it is a template, qualified, or has
- * default arguments or an ellipsis (those a function pointer type cannot spell). */
+/* Records a __global__ definition for registration, unless it is qualified, or has default
+ * arguments or an ellipsis (those a function pointer type cannot spell). A template is recorded
+ * apart, and only with __launch_bounds__: each instance registers itself with its own bounds. */
 static void note_kernel(rewriter *r, function_table *table, size_t first, size_t name,
                         size_t body) {
   if (token_is(r, name - 1, "::")) return;
-  for (size_t k = first; k < name; k++)
-    if (token_is(r, k, "template")) return;
+  size_t template_at = NO_TOKEN, bounds_at = NO_TOKEN;
+  for (size_t k = first; k < name; k++) {
+    if (token_is(r, k, "template") && template_at == NO_TOKEN) template_at = k;
+    if (token_is(r, k, "__launch_bounds__") && token_is_char(r, k + 1, '(')) bounds_at = k + 1;
+  }
+  if (template_at != NO_TOKEN) {
+    if (bounds_at == NO_TOKEN || !token_is_char(r, template_at + 1, '<')) return;
+    if (!reserve((void **)&table->template_kernels, &table->template_kernel_capacity,
+                 table->template_kernel_count + 4, sizeof(size_t))) {
+      r->out_of_memory = 1;
+      return;
+    }
+    table->template_kernels[table->template_kernel_count++] = template_at + 1;
+    table->template_kernels[table->template_kernel_count++] = name;
+    table->template_kernels[table->template_kernel_count++] = body;
+    table->template_kernels[table->template_kernel_count++] = bounds_at;
+    return;
+  }
   for (size_t k = name + 1; k < body; k++)
     if (token_is_char(r, k, '=') || token_is_char(r, k, '.')) return;
   if (!reserve((void **)&table->kernels, &table->kernel_capacity, table->kernel_count + 4,
@@ -300,6 +321,130 @@ static void register_kernels(rewriter *r, const function_table *table) {
     scratch_text(r, ");");
     size_t after = r->tokens[end].start + 1;
     add_edit(r, end, after, after);
+  }
+}
+
+/* The closing '>' of a template parameter list opened at open ('>>' closes two), or NO_TOKEN. */
+static size_t template_close(const rewriter *r, size_t open, size_t limit) {
+  size_t angle = 0, nested = 0;
+  for (size_t k = open; k < limit; k++) {
+    if (token_is_char(r, k, '(') || token_is_char(r, k, '[') || token_is_char(r, k, '{')) nested++;
+    if ((token_is_char(r, k, ')') || token_is_char(r, k, ']') || token_is_char(r, k, '}')) &&
+        nested > 0)
+      nested--;
+    if (nested > 0) continue;
+    if (token_is_char(r, k, '<')) angle++;
+    if (token_is_char(r, k, '>') && --angle == 0) return k;
+    if (token_is(r, k, ">>")) {
+      if (angle <= 2) return angle == 2 ? NO_TOKEN : k; /* a '>>' that closes this list and more */
+      angle -= 2;
+    }
+  }
+  return NO_TOKEN;
+}
+
+/* For a template kernel with __launch_bounds__, each instance registers itself with its own
+ * bounds, as a GPU honours them (an H100: add_n<4> with __launch_bounds__(N) refuses a block of
+ * 5 threads, and cudaFuncGetAttributes says 4). Before the template, on its line:
+ *   template <P> struct cusim_kernel_bounds_ID;
+ * at the start of its body, which instantiates the registration with each instance:
+ *   (void)&cusim_kernel_bounds_ID<A>::registration;
+ * and after its body:
+ *   template <P> struct cusim_kernel_bounds_ID { static const ::cusim::kernel_registration
+ *   registration; }; template <P> const ::cusim::kernel_registration
+ *   cusim_kernel_bounds_ID<A>::registration{&name<A>, "name", ::cusim::launch_bounds(B)};
+ * where P is the template's parameters less their defaults and A their names (T... for a pack).
+ * A parameter without a name leaves the template unregistered (its launches are checked by
+ * name, as before). */
+static void register_template_kernels(rewriter *r, const function_table *table) {
+  static const char *const unnamed[] = {"typename", "class",  "int",  "unsigned", "signed",
+                                        "long",     "short",  "char", "bool",     "auto",
+                                        "float",    "double", NULL};
+  for (size_t e = 0; e + 3 < table->template_kernel_count && !r->out_of_memory; e += 4) {
+    size_t open = table->template_kernels[e], name = table->template_kernels[e + 1];
+    size_t body = table->template_kernels[e + 2], bounds = table->template_kernels[e + 3];
+    size_t close = template_close(r, open, name);
+    size_t bounds_close = skip_group_forward(r, bounds, '(', ')');
+    size_t end = NO_TOKEN, depth = 0;
+    for (size_t k = body; k < r->token_count; k++) {
+      if (token_is_char(r, k, '{')) depth++;
+      if (token_is_char(r, k, '}') && --depth == 0) {
+        end = k;
+        break;
+      }
+    }
+    if (close == NO_TOKEN || close == open + 1 || bounds_close == NO_TOKEN ||
+        bounds_close == bounds + 1 || end == NO_TOKEN)
+      continue;
+    byte_buffer params = {0}, args = {0};
+    int ok = 1;
+    for (size_t start = open + 1; start < close && ok;) {
+      size_t stop = start, cut = NO_TOKEN, nested = 0, angle = 0;
+      for (; stop < close; stop++) {
+        if (token_is_char(r, stop, '(') || token_is_char(r, stop, '[')) nested++;
+        if ((token_is_char(r, stop, ')') || token_is_char(r, stop, ']')) && nested > 0) nested--;
+        if (token_is_char(r, stop, '<')) angle++;
+        if (token_is_char(r, stop, '>') && angle > 0) angle--;
+        if (nested > 0 || angle > 0) continue;
+        if (token_is_char(r, stop, ',')) break;
+        if (token_is_char(r, stop, '=') && cut == NO_TOKEN) cut = stop;
+      }
+      if (cut == NO_TOKEN) cut = stop;
+      size_t last = cut - 1;
+      int pack = 0;
+      for (size_t k = start; k < last; k++)
+        if (token_is_char(r, k, '.')) pack = 1; /* class... Ts: the lexer gives three dots */
+      ok = cut >= start + 2 && token_is_identifier(r, last) && !token_in_list(r, last, unnamed) &&
+           !token_is(r, last - 1, "::");
+      if (ok)
+        ok = (params.size == 0 || buffer_append_text(&params, ", ")) &&
+             append_tokens(r, &params, start, cut, NULL, NULL) &&
+             (args.size == 0 || buffer_append_text(&args, ", ")) &&
+             buffer_append(&args, token_text(r, last), r->tokens[last].length) &&
+             (!pack || buffer_append_text(&args, "..."));
+      start = stop + 1;
+    }
+    if (ok) {
+      char id[48];
+      snprintf(id, sizeof id, "cusim_kernel_bounds_%zu", name);
+      r->scratch.size = 0; /* before the template, on its line */
+      scratch_text(r, "template <");
+      if (!buffer_append(&r->scratch, params.data, params.size)) r->out_of_memory = 1;
+      scratch_text(r, "> struct ");
+      scratch_text(r, id);
+      scratch_text(r, "; ");
+      add_edit(r, open - 1, r->tokens[open - 1].start, r->tokens[open - 1].start);
+      r->scratch.size = 0; /* at the start of the body */
+      scratch_text(r, " (void)&");
+      scratch_text(r, id);
+      scratch_text(r, "<");
+      if (!buffer_append(&r->scratch, args.data, args.size)) r->out_of_memory = 1;
+      scratch_text(r, ">::registration;");
+      add_edit(r, body, r->tokens[body].start + 1, r->tokens[body].start + 1);
+      r->scratch.size = 0; /* after the body */
+      scratch_text(r, " template <");
+      if (!buffer_append(&r->scratch, params.data, params.size)) r->out_of_memory = 1;
+      scratch_text(r, "> struct ");
+      scratch_text(r, id);
+      scratch_text(r, " { static const ::cusim::kernel_registration registration; }; template <");
+      if (!buffer_append(&r->scratch, params.data, params.size)) r->out_of_memory = 1;
+      scratch_text(r, "> const ::cusim::kernel_registration ");
+      scratch_text(r, id);
+      scratch_text(r, "<");
+      if (!buffer_append(&r->scratch, args.data, args.size)) r->out_of_memory = 1;
+      scratch_text(r, ">::registration{&");
+      scratch_token(r, name);
+      scratch_text(r, "<");
+      if (!buffer_append(&r->scratch, args.data, args.size)) r->out_of_memory = 1;
+      scratch_text(r, ">, \"");
+      scratch_token(r, name);
+      scratch_text(r, "\", ::cusim::launch_bounds(");
+      scratch_tokens(r, bounds + 1, bounds_close, NULL, NULL);
+      scratch_text(r, ")};");
+      add_edit(r, end, r->tokens[end].start + 1, r->tokens[end].start + 1);
+    }
+    free(params.data);
+    free(args.data);
   }
 }
 
@@ -431,6 +576,12 @@ static void collect_functions(rewriter *r, function_table *table, unsigned char 
     int is_constexpr = 0, is_typedef = 0, is_using = 0;
     size_t host_at = NO_TOKEN, device_at = NO_TOKEN, global_at = NO_TOKEN;
     for (size_t k = first; k < i; k++) {
+      /* a template's default arguments (template <int B = 128>) are not an initializer */
+      if (token_is(r, k, "template") && token_is_char(r, k + 1, '<')) {
+        size_t close = template_close(r, k + 1, i);
+        if (close != NO_TOKEN) k = close;
+        continue;
+      }
       if (token_is(r, k, "__global__")) global_at = k;
       if (token_is(r, k, "__device__")) device_at = k;
       if (token_is(r, k, "__host__")) host_at = k;
@@ -648,12 +799,14 @@ void check_rules(rewriter *r) {
   /* Only preprocessed input has the headers that declare the registry. */
   if (r->marker_count > 0) {
     register_kernels(r, &table);
+    register_template_kernels(r, &table);
     relax_device_warnings(r, &table);
     strip_launch_bounds(r);
     rewrite_builtins(r, device_body);
   }
   free(table.slots);
   free(table.kernels);
+  free(table.template_kernels);
   free(table.device_definitions);
   free(table.aliases);
   free(body_space);

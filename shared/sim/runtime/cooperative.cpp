@@ -142,7 +142,7 @@ cudaError_t launch_cooperative(const char *file, int line, const void *func, dim
   // (cudaErrorInvalidValue: its shape, its dynamic shared memory, its __launch_bounds__).
   char why[320];
   bool valid = rt::launch_shape_problem(grid, block, shared, registered_kernel_name(func), why,
-                                        sizeof why) == 0;
+                                        sizeof why, func) == 0;
   if (valid) {
     int per_sm = 0;
     cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per_sm, func, (int)threads, shared);

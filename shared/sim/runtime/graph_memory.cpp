@@ -35,12 +35,19 @@ std::vector<std::pair<void *, size_t>> to_release; // reservations no node holds
 
 // The footprint, in the host's order: what each stream's launches allocate and free within one
 // launch (the next launch on that stream reuses it), what launches allocated and nothing freed,
-// and what cudaFree or a later free released but no trim gave back yet.
+// and what cudaFree or a later free released but no trim gave back yet. Each is counted in whole
+// 32 MiB granules, as an H100 reported them (2026-11-27): 8 KiB, 1 MiB or two 8 KiB blocks hold
+// 32 MiB; 33 MiB, or two of 20 MiB, hold 64 MiB; two graphs of 8 KiB on two streams, 64 MiB;
+// used and reserved equal; all of it held until cudaDeviceGraphMemTrim, and the highs after it.
+constexpr size_t graph_granule = size_t(32) << 20;
+size_t in_granules(size_t bytes) {
+  return (bytes + graph_granule - 1) / graph_granule * graph_granule;
+}
 std::map<cudaStream_t, size_t> stream_bytes;
 size_t outstanding_bytes = 0, kept_bytes = 0, used_high = 0, reserved_high = 0;
 size_t footprint_locked() {
-  size_t sum = outstanding_bytes + kept_bytes;
-  for (auto &kv : stream_bytes) sum += kv.second;
+  size_t sum = in_granules(outstanding_bytes) + in_granules(kept_bytes);
+  for (auto &kv : stream_bytes) sum += in_granules(kv.second);
   return sum;
 }
 void note_high_locked() {

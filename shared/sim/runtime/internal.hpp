@@ -82,6 +82,9 @@ int task_at(const std::string &path, long line);
 std::string place(const char *file, int line);
 // The __launch_bounds__ maximum of the kernel a launch names, or 0 (launch_kernel.cpp).
 int launch_bound_by_name(const char *name);
+// The same of the kernel at KERNEL where it is registered (a template's instance with bounds
+// is), else by NAME (launch_kernel.cpp).
+int launch_bound_of(const void *kernel, const char *name);
 // Forgets the kernels a shared object registered, before dlclose (launch_kernel.cpp).
 void unregister_kernels_of(void *handle);
 } // namespace rt
@@ -89,13 +92,13 @@ void unregister_kernels_of(void *handle);
 const char *registered_kernel_name(const void *func);
 namespace rt {
 // The registered __global__ functions of that name ("saxpy", "ns::saxpy": the bare name), or none
-// (a template's instances are not registered) (launch_kernel.cpp).
+// (a template's instances are registered only where it has __launch_bounds__) (launch_kernel.cpp).
 std::vector<const void *> kernels_named(const char *name);
 // Why a GPU refuses a launch of this shape of the kernel NAME: block and grid dimensions, its
 // dynamic shared memory, its __launch_bounds__ maximum. Writes the reason into WHY and returns 1
 // (2 for the bound), or writes "" and returns 0 (launches.cpp).
 int launch_shape_problem(const dim3 &grid, const dim3 &block, size_t shared, const char *name,
-                         char *why, size_t cap);
+                         char *why, size_t cap, const void *kernel = nullptr);
 // "; CUDA 13 answers it where older documentation names cudaErrorInvalidConfiguration" the
 // first time a process asks, then "" (launches.cpp).
 const char *invalid_value_note();

@@ -125,6 +125,15 @@ int launch_bound_by_name(const char *name) {
   return bound;
 }
 
+int launch_bound_of(const void *kernel, const char *name) {
+  {
+    std::lock_guard<std::mutex> lock(registry_mutex());
+    auto found = registry().find(kernel);
+    if (found != registry().end()) return found->second.max_threads;
+  }
+  return launch_bound_by_name(name);
+}
+
 std::vector<const void *> kernels_named(const char *name) {
   std::vector<const void *> found;
   if (!name) return found;
@@ -151,8 +160,15 @@ cudaError_t launch_registered(const char *file, int line, const void *func, dim3
                  rt::base_name(file), line, func);
     return rt::set_error(cudaErrorInvalidDeviceFunction);
   }
-  kernel.invoker(func, config(grid, block, shared, stream), args, kernel.name, file, line);
-  return cudaPeekAtLastError();
+  struct config cfg = config(grid, block, shared, stream);
+  cfg.kernel = func; // its own bounds, not those of every kernel of its name
+  // This launch's own result: an error an earlier call left unread is neither returned (a
+  // launch refused before must not fail this one) nor lost (cudaGetLastError still says it).
+  cudaError_t earlier = cudaGetLastError();
+  kernel.invoker(func, cfg, args, kernel.name, file, line);
+  cudaError_t e = cudaPeekAtLastError();
+  if (e == cudaSuccess && earlier != cudaSuccess) rt::set_error(earlier);
+  return e;
 }
 
 } // namespace cusim

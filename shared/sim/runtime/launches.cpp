@@ -11,7 +11,7 @@ namespace cusim {
 
 namespace rt {
 int launch_shape_problem(const dim3 &grid, const dim3 &block, size_t shared, const char *name,
-                         char *why, size_t cap) {
+                         char *why, size_t cap, const void *kernel) {
   why[0] = '\0';
   unsigned long long threads = (unsigned long long)block.x * block.y * block.z;
   if (block.x == 0 || block.y == 0 || block.z == 0)
@@ -43,7 +43,7 @@ int launch_shape_problem(const dim3 &grid, const dim3 &block, size_t shared, con
                   "cudaFuncAttributeMaxDynamicSharedMemorySize, bytes))",
                   shared, max_dynamic_shared_of(name));
   else {
-    int bound = launch_bound_by_name(name);
+    int bound = kernel ? launch_bound_of(kernel, name) : launch_bound_by_name(name);
     if (bound > 0 && threads > (unsigned long long)bound) {
       std::snprintf(why, cap, "a block of %llu threads exceeds its __launch_bounds__ maximum of %d",
                     threads, bound);
@@ -90,7 +90,7 @@ void enqueue_launch(cudaStream_t stream, std::shared_ptr<detail::kernel_base> k)
 namespace detail {
 
 int launch_begin(const dim3 &grid, const dim3 &block, size_t shared, cudaStream_t stream,
-                 const char *name, const char *file, int line) {
+                 const char *name, const char *file, int line, const void *kernel) {
   if (rt::sticky() != cudaSuccess) {
     rt::set_error(rt::sticky());
     return 1;
@@ -99,7 +99,7 @@ int launch_begin(const dim3 &grid, const dim3 &block, size_t shared, cudaStream_
   // an H200; the kernel's __launch_bounds__ maximum included: it was compiled, its registers
   // budgeted, for at most that many threads). Nothing runs; the error is not sticky.
   char why[320];
-  int problem = rt::launch_shape_problem(grid, block, shared, name, why, sizeof why);
+  int problem = rt::launch_shape_problem(grid, block, shared, name, why, sizeof why, kernel);
   if (problem) {
     // A bound names its task (a learner's mistake); a shape names its line only, as ever.
     std::string where = problem == 2

@@ -921,14 +921,25 @@ cudaError_t cudaMemcpy3D(const cudaMemcpy3DParms *p) {
            api, x.width, x.height, x.depth, apos.x, apos.y, apos.z, a->width, a->height, a->depth);
     return set_error(cudaErrorInvalidValue);
   }
-  if (mem.ptr == nullptr || mem.pitch < mpos.x + bytes ||
+  // With a CUDA array in the copy, the pointer side's position counts the array's elements too,
+  // x included (an H100: dstPos (1, 1, 1) lands 1 float in, and (4, 1, 1) for a 3-float row in
+  // a 4-float pitch is cudaErrorInvalidValue); a copy of several slices needs its rows (ysize).
+  const size_t offset = mpos.x * a->texel;
+  if (mem.ptr != nullptr && x.depth > 1 && mem.ysize == 0) {
+    report("%s: the pointer side's ysize is 0: a copy of %zu slices needs the rows per slice", api,
+           x.depth);
+    return set_error(cudaErrorInvalidPitchValue);
+  }
+  if (mem.ptr == nullptr || mem.pitch < offset + bytes ||
       (x.depth > 1 && mem.ysize < mpos.y + x.height)) {
-    report("%s: the pointer side's pitch (%zu) or rows (%zu) are too small for the copy", api,
-           mem.pitch, mem.ysize);
+    report("%s: the pointer side's pitch (%zu bytes) or rows (%zu) are too small for %zu "
+           "elements at x = %zu (with a CUDA array in the copy, positions count its elements, "
+           "not bytes)",
+           api, mem.pitch, mem.ysize, x.width, mpos.x);
     return set_error(cudaErrorInvalidValue);
   }
   unsigned char *first =
-      (unsigned char *)mem.ptr + (mpos.z * mem.ysize + mpos.y) * mem.pitch + mpos.x;
+      (unsigned char *)mem.ptr + (mpos.z * mem.ysize + mpos.y) * mem.pitch + offset;
   const size_t span = ((x.depth - 1) * mem.ysize + (x.height - 1)) * mem.pitch + bytes;
   cudaError_t e = check_side(api, first, span, p->kind, to_array);
   if (e != cudaSuccess) return e;

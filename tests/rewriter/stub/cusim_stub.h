@@ -34,10 +34,15 @@ struct launch_config {
   dim3 grid, block;
   std::size_t shared;
   cudaStream_t stream;
+  const void *kernel = nullptr;
 };
 inline launch_config config(dim3 grid, dim3 block, std::size_t shared = 0,
                             cudaStream_t stream = 0) {
   return launch_config{grid, block, shared, stream};
+}
+inline launch_config with_kernel(launch_config c, const void *kernel) {
+  c.kernel = kernel;
+  return c;
 }
 struct null_arg {
   template <class T> operator T() const { return T(); }
@@ -73,6 +78,12 @@ namespace detail {
 struct kernel_probe {};
 template <class... P> auto kernel_pointer(void (*f)(P...), kernel_probe) -> void (*)(P...) {
   return f;
+}
+template <class Probe> const void *kernel_address(Probe probe) {
+  if constexpr (std::is_invocable_v<Probe &, kernel_probe>)
+    return reinterpret_cast<const void *>(probe(kernel_probe{}));
+  else
+    return nullptr;
 }
 template <class Probe, class Direct, class... A> void call_kernel(Probe, Direct direct, A &...) {
   direct();

@@ -1,8 +1,11 @@
 // __launch_bounds__ with expressions in it, before or after __global__, in templates: a '<', '>',
 // '>>', '?' or ':' there is part of an expression, and so it is in alignas, __attribute__ and
-// [[...]]. nvcc builds every kernel here; each runs, and the bounds of the kernels that are not
-// templates are honoured (cudaFuncGetAttributes).
+// [[...]]. nvcc builds every kernel here; each runs, and every bound is honoured, each template's
+// instance with its own (cudaFuncGetAttributes; a launch above it is refused). An H100 refused
+// add_n<4> in blocks of 256 threads: its bound is 4. With the argument `over-template-bound`,
+// add_n<4> is launched with 5 threads: cudaErrorInvalidValue, as on the H100.
 #include <cstdio>
+#include <cstring>
 
 #define LIMIT 512
 
@@ -43,7 +46,7 @@ static int max_threads(cudaFuncAttributes a) {
   return a.maxThreadsPerBlock;
 }
 
-int main() {
+int main(int argc, char **argv) {
   const int n = 1024;
   int host[n];
   for (int i = 0; i < n; i++) host[i] = i;
@@ -62,8 +65,20 @@ int main() {
   add_one<<<n / 256, 256>>>(d);
   add_two<<<n / 128, 128>>>(d);
   add_three<<<n / 256, 256>>>(d);
-  add_n<4><<<n / 256, 256>>>(d);
-  sub_n<10><<<n / 512, 512>>>(d);
+  cudaFuncAttributes t4, t10, t1000;
+  expect(cudaFuncGetAttributes(&t4, add_n<4>) == cudaSuccess && max_threads(t4) == 4,
+         "add_n<4>'s maxThreadsPerBlock is not 4");
+  expect(cudaFuncGetAttributes(&t10, sub_n<10>) == cudaSuccess && max_threads(t10) == 10,
+         "sub_n<10>'s maxThreadsPerBlock is not 10");
+  expect(cudaFuncGetAttributes(&t1000, add_n<1000>) == cudaSuccess && max_threads(t1000) == 512,
+         "add_n<1000>'s maxThreadsPerBlock is not 512");
+  if (argc > 1 && strcmp(argv[1], "over-template-bound") == 0) {
+    add_n<4><<<1, 5>>>(d);
+    printf("add_n<4> in 5 threads: %s\n", cudaGetErrorName(cudaGetLastError()));
+    return 0;
+  }
+  add_n<4><<<n / 4, 4>>>(d);
+  sub_n<10><<<n / 8, 8>>>(d);
   expect(cudaGetLastError() == cudaSuccess, "a launch within its bounds failed");
   expect(cudaDeviceSynchronize() == cudaSuccess, "cudaDeviceSynchronize failed");
   cudaMemcpy(host, d, sizeof host, cudaMemcpyDeviceToHost);

@@ -6,7 +6,8 @@
 // in a GPU's 8-bit weights too) and never blends in the next layer. With the argument
 // `not-layered`, a kernel reads the layered texture with tex2D: a mistake (the simulator stops it);
 // with `layer-out-of-range`, one block reads layer L of L layers (the simulator stops it: stricter
-// than a GPU, whose answer there is not documented).
+// than a GPU, whose answer there is not documented). With `x-in-bytes`, the copy back gives the
+// host side's x in bytes: refused with cudaErrorInvalidValue, as an H100 refused it.
 #include <cstdio>
 #include <cstring>
 
@@ -144,7 +145,10 @@ int main(int argc, char **argv) {
     expect("linear clamped at the layer's edge", k, between[2 * k + 1], 100.0f * k + 20);
   }
 
-  // Back to the host: layers 1-2, rows 1-2, columns 1-3, into a buffer at the same offsets.
+  // Back to the host: layers 1-2, rows 1-2, columns 1-3, into a buffer at the same offsets. With
+  // a CUDA array in the copy, the host side's position counts the array's elements too, x
+  // included: (1, 1, 1), not (4 bytes, 1, 1). An H100 refused the byte offset (4 floats in, then
+  // 3 more, in a row of 4) with cudaErrorInvalidValue and copied nothing; so does the simulator.
   std::memset(back, 0, sizeof back);
   std::memset(&copy, 0, sizeof copy);
   copy.srcArray = layers;
@@ -153,7 +157,13 @@ int main(int argc, char **argv) {
   copy.dstPos = make_cudaPos(1 * sizeof(float), 1, 1);
   copy.extent = make_cudaExtent(W - 1, H - 1, L - 1);
   copy.kind = cudaMemcpyDeviceToHost;
-  cudaMemcpy3D(&copy);
+  if (argc > 1 && std::strcmp(argv[1], "x-in-bytes") == 0) {
+    cudaError_t e = cudaMemcpy3D(&copy);
+    std::printf("x in bytes: %s\n", cudaGetErrorName(e));
+    return 0;
+  }
+  copy.dstPos = make_cudaPos(1, 1, 1);
+  expect("cudaMemcpy3D back with offsets", -1, (float)cudaMemcpy3D(&copy), (float)cudaSuccess);
   for (int k = 0; k < L; ++k)
     for (int j = 0; j < H; ++j)
       for (int i = 0; i < W; ++i) {
