@@ -373,6 +373,14 @@ struct kernel_probe {};
 template <class... P> inline auto kernel_pointer(void (*f)(P...), kernel_probe) -> void (*)(P...) {
   return f;
 }
+/* A probe typed by a launch's arguments: a template kernel named without its arguments resolves to
+   the instance whose parameters are exactly those types (P is deduced from the probe alone), or
+   to nothing (a conversion between them), and the launch then goes by the name. */
+template <class... P> struct kernel_probe_for {};
+template <class... P>
+inline auto kernel_pointer(void (*f)(P...), kernel_probe_for<P...>) -> void (*)(P...) {
+  return f;
+}
 /* The address kernel_pointer finds, or null where the launch names no single function. */
 template <class Probe> inline const void *kernel_address(Probe probe) {
   if constexpr (std::is_invocable_v<Probe &, kernel_probe>)
@@ -446,6 +454,25 @@ void launch(struct config cfg, const char *name, const char *file, int line, F k
   k->shared_bytes = cfg.shared;
   k->stream = cfg.stream;
   detail::launch_submit(k, ok);
+}
+
+/* A launch of a template kernel with __launch_bounds__ named without its arguments
+   (k<<<...>>>(x)): the rewriter passes a probe, and the instance is found from the arguments'
+   types, so that its own bound applies (else the launch goes by the name). */
+template <class Probe> struct probed_config {
+  struct config cfg;
+  Probe probe;
+};
+template <class Probe> inline probed_config<Probe> with_probe(struct config c, Probe probe) {
+  return probed_config<Probe>{c, probe};
+}
+template <class Probe, class F, class... A>
+void launch(probed_config<Probe> pc, const char *name, const char *file, int line, F kernel_call,
+            A &&...args) {
+  using typed = detail::kernel_probe_for<std::decay_t<A>...>;
+  if constexpr (std::is_invocable_v<Probe &, typed>)
+    pc.cfg.kernel = reinterpret_cast<const void *>(pc.probe(typed{}));
+  launch(pc.cfg, name, file, line, std::move(kernel_call), std::forward<A>(args)...);
 }
 
 /* A declaration with __align__(n) passes a site that returns its alignment: a typedef's

@@ -6,6 +6,7 @@
 #include "rewriter_internal.h"
 
 #include <stdlib.h>
+#include <string.h>
 
 /* ---- kernel launches -------------------------------------------------------------------- */
 
@@ -107,6 +108,57 @@ void finish_launch_argument(rewriter *r, size_t first, size_t end) {
   }
 }
 
+/* The template kernels with __launch_bounds__ in the whole input, found once: after each
+ * __launch_bounds__(...), the first name followed by '(' within a few tokens, where the
+ * declaration holding it starts with 'template'. */
+static void find_bounded_templates(rewriter *r) {
+  r->bounded_templates_found = 1;
+  for (size_t k = 0; k + 1 < r->token_count && !r->out_of_memory; k++) {
+    if (!token_is(r, k, "__launch_bounds__") || !token_is_char(r, k + 1, '(')) continue;
+    size_t depth = 0, close = NO_TOKEN, name = NO_TOKEN;
+    for (size_t j = k + 1; j < r->token_count && close == NO_TOKEN; j++) {
+      if (token_is_char(r, j, ';') || token_is_char(r, j, '{')) break;
+      if (token_is_char(r, j, '(')) depth++;
+      if (token_is_char(r, j, ')') && --depth == 0) close = j;
+    }
+    for (size_t j = close + 1; close != NO_TOKEN && j + 1 < r->token_count && j < close + 8; j++)
+      if (is_name(r, j) && token_is_char(r, j + 1, '(')) {
+        name = j;
+        break;
+      }
+    int templated = 0;
+    for (size_t j = k; name != NO_TOKEN && j-- > 0 && k - j < 256;) {
+      if (token_is_char(r, j, ';') || token_is_char(r, j, '{') || token_is_char(r, j, '}') ||
+          token_is_directive(r, j))
+        break;
+      if (token_is(r, j, "template")) templated = 1;
+    }
+    if (!templated) continue;
+    if (!reserve((void **)&r->bounded_templates, &r->bounded_template_capacity,
+                 r->bounded_template_count + 1, sizeof(size_t))) {
+      r->out_of_memory = 1;
+      return;
+    }
+    r->bounded_templates[r->bounded_template_count++] = name;
+    k = name;
+  }
+}
+
+/* True when the callee [first, end) is a plain (possibly qualified) name of such a template. */
+static int names_bounded_template(rewriter *r, size_t first, size_t end) {
+  if (end == first || !token_is_identifier(r, end - 1)) return 0;
+  for (size_t k = first; k < end; k++)
+    if (token_is_char(r, k, '(') || token_is_char(r, k, '<')) return 0;
+  if (!r->bounded_templates_found) find_bounded_templates(r);
+  for (size_t n = 0; n < r->bounded_template_count; n++) {
+    size_t t = r->bounded_templates[n];
+    if (r->tokens[t].length == r->tokens[end - 1].length &&
+        memcmp(token_text(r, t), token_text(r, end - 1), r->tokens[t].length) == 0)
+      return 1;
+  }
+  return 0;
+}
+
 /* Rewrites the launch whose '<<<' starts at token open; *depth is the scan's nesting depth.
  * Returns the token the scan continues at. */
 size_t rewrite_launch(rewriter *r, size_t open, size_t *depth) {
@@ -129,23 +181,29 @@ size_t rewrite_launch(rewriter *r, size_t open, size_t *depth) {
     return paren;
   }
   /* A template's instance (k<256>): the launch passes the kernel's address as well, so that its
-     own __launch_bounds__ apply, not those of every instance of the name. */
+     own __launch_bounds__ apply, not those of every instance of the name. A template kernel with
+     bounds named without arguments (k<<<...>>>(x)): the launch passes a probe that finds the
+     instance from its arguments' types (cusim_device.h: with_probe). */
   int instance = 0;
   for (size_t k = first; k < open; k++)
     if (token_is_char(r, k, '<')) instance = 1;
+  int deduced = !instance && names_bounded_template(r, first, open);
   byte_buffer callee = {0};
   if (!append_tokens(r, &callee, first, open, NULL, NULL)) r->out_of_memory = 1;
   r->scratch.size = 0;
-  scratch_text(r, instance ? "::cusim::launch(::cusim::with_kernel(::cusim::config("
-                           : "::cusim::launch(::cusim::config(");
+  scratch_text(r, instance  ? "::cusim::launch(::cusim::with_kernel(::cusim::config("
+                  : deduced ? "::cusim::launch(::cusim::with_probe(::cusim::config("
+                            : "::cusim::launch(::cusim::config(");
   scratch_tokens(r, open + 3, config_end, NULL, NULL);
-  if (instance) {
-    scratch_text(r, "), ::cusim::detail::kernel_address([&](auto cusim_probe) -> "
-                    "decltype(::cusim::detail::kernel_pointer(");
+  if (instance || deduced) {
+    scratch_text(r, instance
+                        ? "), ::cusim::detail::kernel_address([&](auto cusim_probe) -> "
+                          "decltype(::cusim::detail::kernel_pointer("
+                        : "), [&](auto cusim_probe) -> decltype(::cusim::detail::kernel_pointer(");
     if (!buffer_append(&r->scratch, callee.data, callee.size)) r->out_of_memory = 1;
     scratch_text(r, ", cusim_probe)) { return ::cusim::detail::kernel_pointer(");
     if (!buffer_append(&r->scratch, callee.data, callee.size)) r->out_of_memory = 1;
-    scratch_text(r, ", cusim_probe); })");
+    scratch_text(r, instance ? ", cusim_probe); })" : ", cusim_probe); }");
   }
   scratch_text(r, "), \"");
   if (!r->out_of_memory && buffer_append_escaped(&r->scratch, callee.data, callee.size)) {

@@ -102,6 +102,7 @@ int cusim_rewrite_buffer(const char *input, size_t size, const char *filename, c
   free(r.scratch.data);
   free(r.braces_in_function);
   free(r.open_launches);
+  free(r.bounded_templates);
   free(r.markers);
   free(r.file_shared_names);
   free(r.file_shared_ends);

@@ -84,6 +84,13 @@ typedef struct rewriter {
   launch_arguments *open_launches;
   size_t open_launch_count, open_launch_capacity;
 
+  /* Names of template kernels with __launch_bounds__ (launches.c), found on the first launch that
+   * names a kernel without template arguments: such a launch resolves its instance by its
+   * arguments' types. */
+  size_t *bounded_templates;
+  size_t bounded_template_count, bounded_template_capacity;
+  int bounded_templates_found;
+
   /* Launches written in #define bodies: the directive's token and the '<<<''s offset. */
   size_t macro_launch_tokens[MAX_ERRORS], macro_launch_offsets[MAX_ERRORS];
   size_t macro_launch_count;

@@ -193,6 +193,14 @@ bool resolve_site(const void *pc, bool outside_simulator, std::string *path, lon
         if (end) *path = std::string(second + 5, end);
       }
       std::fclose(f);
+    } else if (path->size() > 7 && path->compare(path->size() - 7, 7, ".cu.cpp") == 0) {
+      // nvcc-sim's rewritten file ("N-NAME.cu.cpp" in a work folder it removes): NAME.cu.
+      size_t slash = path->rfind('/');
+      std::string base = path->substr(slash == std::string::npos ? 0 : slash + 1);
+      size_t dash = base.find('-');
+      if (dash != std::string::npos && dash > 0 && base.find_first_not_of("0123456789") == dash)
+        base.erase(0, dash + 1);
+      *path = base.substr(0, base.size() - 4);
     }
   }
   return true;

@@ -44,6 +44,13 @@ inline launch_config with_kernel(launch_config c, const void *kernel) {
   c.kernel = kernel;
   return c;
 }
+template <class Probe> struct probed_config {
+  launch_config cfg;
+  Probe probe;
+};
+template <class Probe> probed_config<Probe> with_probe(launch_config c, Probe probe) {
+  return probed_config<Probe>{c, probe};
+}
 struct null_arg {
   template <class T> operator T() const { return T(); }
 };
@@ -53,6 +60,11 @@ void launch(launch_config config, const char *name, const char *file, int line, 
   std::printf("%s:%d: %s<<<%u, %u, %zu>>> with %zu arguments\n", file, line, name, config.grid.x,
               config.block.x, config.shared, sizeof...(A));
   kernel_call(std::decay_t<A>(std::forward<A>(args))...);
+}
+template <class Probe, class F, class... A>
+void launch(probed_config<Probe> pc, const char *name, const char *file, int line, F kernel_call,
+            A &&...args) {
+  launch(pc.cfg, name, file, line, kernel_call, std::forward<A>(args)...);
 }
 // The alignment a __shared__ declaration asks for: its type's, or what an aligned declaration's
 // site returns (a template argument loses a typedef's alignment attribute).
