@@ -346,14 +346,16 @@ static size_t template_close(const rewriter *r, size_t open, size_t limit) {
 /* For a template kernel with __launch_bounds__, each instance registers itself with its own
  * bounds, as a GPU honours them (an H100: add_n<4> with __launch_bounds__(N) refuses a block of
  * 5 threads, and cudaFuncGetAttributes says 4). Before the template, on its line:
- *   template <P> struct cusim_kernel_bounds_ID;
+ *   namespace { template <P> struct cusim_kernel_bounds_ID; }
  * at the start of its body, which instantiates the registration with each instance:
  *   (void)&cusim_kernel_bounds_ID<A>::registration;
  * and after its body:
- *   template <P> struct cusim_kernel_bounds_ID { static const ::cusim::kernel_registration
- *   registration; }; template <P> const ::cusim::kernel_registration
- *   cusim_kernel_bounds_ID<A>::registration{&name<A>, "name", ::cusim::launch_bounds(B)};
+ *   namespace { template <P> struct cusim_kernel_bounds_ID { static const
+ *   ::cusim::kernel_registration registration; }; template <P> const ::cusim::kernel_registration
+ *   cusim_kernel_bounds_ID<A>::registration{&name<A>, "name", ::cusim::launch_bounds(B)}; }
  * where P is the template's parameters less their defaults and A their names (T... for a pack).
+ * The unnamed namespace keeps ID (a token's index) to this file: two files of one program may
+ * give two templates the same one.
  * A parameter without a name leaves the template unregistered (its launches are checked by
  * name, as before). */
 static void register_template_kernels(rewriter *r, const function_table *table) {
@@ -408,11 +410,11 @@ static void register_template_kernels(rewriter *r, const function_table *table) 
       char id[48];
       snprintf(id, sizeof id, "cusim_kernel_bounds_%zu", name);
       r->scratch.size = 0; /* before the template, on its line */
-      scratch_text(r, "template <");
+      scratch_text(r, "namespace { template <");
       if (!buffer_append(&r->scratch, params.data, params.size)) r->out_of_memory = 1;
       scratch_text(r, "> struct ");
       scratch_text(r, id);
-      scratch_text(r, "; ");
+      scratch_text(r, "; } ");
       add_edit(r, open - 1, r->tokens[open - 1].start, r->tokens[open - 1].start);
       r->scratch.size = 0; /* at the start of the body */
       scratch_text(r, " (void)&");
@@ -422,7 +424,7 @@ static void register_template_kernels(rewriter *r, const function_table *table) 
       scratch_text(r, ">::registration;");
       add_edit(r, body, r->tokens[body].start + 1, r->tokens[body].start + 1);
       r->scratch.size = 0; /* after the body */
-      scratch_text(r, " template <");
+      scratch_text(r, " namespace { template <");
       if (!buffer_append(&r->scratch, params.data, params.size)) r->out_of_memory = 1;
       scratch_text(r, "> struct ");
       scratch_text(r, id);
@@ -440,7 +442,7 @@ static void register_template_kernels(rewriter *r, const function_table *table) 
       scratch_token(r, name);
       scratch_text(r, "\", ::cusim::launch_bounds(");
       scratch_tokens(r, bounds + 1, bounds_close, NULL, NULL);
-      scratch_text(r, ")};");
+      scratch_text(r, ")}; }");
       add_edit(r, end, r->tokens[end].start + 1, r->tokens[end].start + 1);
     }
     free(params.data);
