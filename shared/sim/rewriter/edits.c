@@ -29,6 +29,10 @@ void scratch_token(rewriter *r, size_t i) {
   if (!buffer_append(&r->scratch, token_text(r, i), r->tokens[i].length)) r->out_of_memory = 1;
 }
 
+void scratch_buffer(rewriter *r, const byte_buffer *b) {
+  if (!buffer_append(&r->scratch, b->data, b->size)) r->out_of_memory = 1;
+}
+
 /* Appends tokens [first, end) to out on one line: comments dropped, each gap one space. Tokens
  * for which skip() is true are left out (and leave a space). */
 int append_tokens(rewriter *r, byte_buffer *out, size_t first, size_t end,

@@ -200,9 +200,9 @@ size_t rewrite_launch(rewriter *r, size_t open, size_t *depth) {
                         ? "), ::cusim::detail::kernel_address([&](auto cusim_probe) -> "
                           "decltype(::cusim::detail::kernel_pointer("
                         : "), [&](auto cusim_probe) -> decltype(::cusim::detail::kernel_pointer(");
-    if (!buffer_append(&r->scratch, callee.data, callee.size)) r->out_of_memory = 1;
+    scratch_buffer(r, &callee);
     scratch_text(r, ", cusim_probe)) { return ::cusim::detail::kernel_pointer(");
-    if (!buffer_append(&r->scratch, callee.data, callee.size)) r->out_of_memory = 1;
+    scratch_buffer(r, &callee);
     scratch_text(r, instance ? ", cusim_probe); })" : ", cusim_probe); }");
   }
   scratch_text(r, "), \"");
@@ -214,11 +214,11 @@ size_t rewrite_launch(rewriter *r, size_t open, size_t *depth) {
     scratch_text(r, "\", __FILE__, __LINE__, [=](auto&&... cusim_arg) { "
                     "::cusim::detail::call_kernel([&](auto cusim_probe) -> "
                     "decltype(::cusim::detail::kernel_pointer(");
-    if (!buffer_append(&r->scratch, callee.data, callee.size)) r->out_of_memory = 1;
+    scratch_buffer(r, &callee);
     scratch_text(r, ", cusim_probe)) { return ::cusim::detail::kernel_pointer(");
-    if (!buffer_append(&r->scratch, callee.data, callee.size)) r->out_of_memory = 1;
+    scratch_buffer(r, &callee);
     scratch_text(r, ", cusim_probe); }, [&] { ");
-    if (!buffer_append(&r->scratch, callee.data, callee.size)) r->out_of_memory = 1;
+    scratch_buffer(r, &callee);
     scratch_text(r, "(cusim_arg...); }, cusim_arg...); }");
     if (!token_is_char(r, paren + 1, ')')) scratch_text(r, ", ");
   } else {

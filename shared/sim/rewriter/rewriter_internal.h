@@ -190,6 +190,7 @@ void report(rewriter *r, size_t at, const char *before, size_t name, const char 
 void add_edit(rewriter *r, size_t at, size_t start, size_t end);
 void scratch_text(rewriter *r, const char *text);
 void scratch_token(rewriter *r, size_t i);
+void scratch_buffer(rewriter *r, const byte_buffer *b); /* appends b's bytes */
 int append_tokens(rewriter *r, byte_buffer *out, size_t first, size_t end,
                   int (*skip)(const rewriter *, size_t, void *), void *skip_context);
 void scratch_tokens(rewriter *r, size_t first, size_t end,

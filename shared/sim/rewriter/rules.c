@@ -411,7 +411,7 @@ static void register_template_kernels(rewriter *r, const function_table *table) 
       snprintf(id, sizeof id, "cusim_kernel_bounds_%zu", name);
       r->scratch.size = 0; /* before the template, on its line */
       scratch_text(r, "namespace { template <");
-      if (!buffer_append(&r->scratch, params.data, params.size)) r->out_of_memory = 1;
+      scratch_buffer(r, &params);
       scratch_text(r, "> struct ");
       scratch_text(r, id);
       scratch_text(r, "; } ");
@@ -420,24 +420,24 @@ static void register_template_kernels(rewriter *r, const function_table *table) 
       scratch_text(r, " (void)&");
       scratch_text(r, id);
       scratch_text(r, "<");
-      if (!buffer_append(&r->scratch, args.data, args.size)) r->out_of_memory = 1;
+      scratch_buffer(r, &args);
       scratch_text(r, ">::registration;");
       add_edit(r, body, r->tokens[body].start + 1, r->tokens[body].start + 1);
-      r->scratch.size = 0; /* after the body */
-      scratch_text(r, " namespace { template <");
-      if (!buffer_append(&r->scratch, params.data, params.size)) r->out_of_memory = 1;
-      scratch_text(r, "> struct ");
-      scratch_text(r, id);
-      scratch_text(r, " { static const ::cusim::kernel_registration registration; }; template <");
-      if (!buffer_append(&r->scratch, params.data, params.size)) r->out_of_memory = 1;
-      scratch_text(r, "> const ::cusim::kernel_registration ");
-      scratch_text(r, id);
+      r->scratch.size = 0; /* after the body: the struct, then its member's definition */
+      for (int part = 0; part < 2; part++) {
+        scratch_text(r, part == 0 ? " namespace { template <" : " template <");
+        scratch_buffer(r, &params);
+        scratch_text(r, part == 0 ? "> struct " : "> const ::cusim::kernel_registration ");
+        scratch_text(r, id);
+        if (part == 0)
+          scratch_text(r, " { static const ::cusim::kernel_registration registration; };");
+      }
       scratch_text(r, "<");
-      if (!buffer_append(&r->scratch, args.data, args.size)) r->out_of_memory = 1;
+      scratch_buffer(r, &args);
       scratch_text(r, ">::registration{&");
       scratch_token(r, name);
       scratch_text(r, "<");
-      if (!buffer_append(&r->scratch, args.data, args.size)) r->out_of_memory = 1;
+      scratch_buffer(r, &args);
       scratch_text(r, ">, \"");
       scratch_token(r, name);
       scratch_text(r, "\", ::cusim::launch_bounds(");
