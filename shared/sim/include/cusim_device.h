@@ -340,12 +340,6 @@ inline struct config config(dim3 grid, dim3 block, size_t shared = 0, cudaStream
   c.kernel = nullptr;
   return c;
 }
-/* A launch of a template's instance (k<256><<<...>>>) names its kernel's address: its own
-   __launch_bounds__ apply, not those of every instance of the name. */
-inline struct config with_kernel(struct config c, const void *kernel) {
-  c.kernel = kernel;
-  return c;
-}
 
 /* Stands for a literal 0 or NULL argument: converts to any pointer or arithmetic parameter. */
 struct null_arg {
@@ -380,13 +374,6 @@ template <class... P> struct kernel_probe_for {};
 template <class... P>
 inline auto kernel_pointer(void (*f)(P...), kernel_probe_for<P...>) -> void (*)(P...) {
   return f;
-}
-/* The address kernel_pointer finds, or null where the launch names no single function. */
-template <class Probe> inline const void *kernel_address(Probe probe) {
-  if constexpr (std::is_invocable_v<Probe &, kernel_probe>)
-    return reinterpret_cast<const void *>(probe(kernel_probe{}));
-  else
-    return nullptr;
 }
 template <class P, bool = passed_by_address<P>> struct param_bytes {};
 template <class P> struct param_bytes<P, true> { alignas(P) unsigned char bytes[sizeof(P)]; };
@@ -456,9 +443,11 @@ void launch(struct config cfg, const char *name, const char *file, int line, F k
   detail::launch_submit(k, ok);
 }
 
-/* A launch of a template kernel with __launch_bounds__ named without its arguments
-   (k<<<...>>>(x)): the rewriter passes a probe, and the instance is found from the arguments'
-   types, so that its own bound applies (else the launch goes by the name). */
+/* A launch of a template's instance (k<256><<<...>>>), or of a template kernel with
+   __launch_bounds__ named without its arguments (k<<<...>>>(x)): the rewriter passes a probe, and
+   the instance is found from the arguments' types, else from the name alone (k<256>, whatever the
+   arguments), so that its own bound applies; where neither finds one function (an overload set
+   the arguments do not pick exactly), the launch goes by the name. */
 template <class Probe> struct probed_config {
   struct config cfg;
   Probe probe;
@@ -472,6 +461,8 @@ void launch(probed_config<Probe> pc, const char *name, const char *file, int lin
   using typed = detail::kernel_probe_for<std::decay_t<A>...>;
   if constexpr (std::is_invocable_v<Probe &, typed>)
     pc.cfg.kernel = reinterpret_cast<const void *>(pc.probe(typed{}));
+  else if constexpr (std::is_invocable_v<Probe &, detail::kernel_probe>)
+    pc.cfg.kernel = reinterpret_cast<const void *>(pc.probe(detail::kernel_probe{}));
   launch(pc.cfg, name, file, line, std::move(kernel_call), std::forward<A>(args)...);
 }
 

@@ -180,30 +180,26 @@ size_t rewrite_launch(rewriter *r, size_t open, size_t *depth) {
            "expected '(' and the kernel's arguments after '>>>'", NO_TOKEN, NULL);
     return paren;
   }
-  /* A template's instance (k<256>): the launch passes the kernel's address as well, so that its
-     own __launch_bounds__ apply, not those of every instance of the name. A template kernel with
-     bounds named without arguments (k<<<...>>>(x)): the launch passes a probe that finds the
-     instance from its arguments' types (cusim_device.h: with_probe). */
-  int instance = 0;
+  /* A template's instance (k<256>), or a template kernel with bounds named without its arguments
+     (k<<<...>>>(x)): the launch passes a probe that finds the instance, by the arguments' types
+     or by the name alone (cusim_device.h: with_probe), so that its own __launch_bounds__ apply,
+     not those of every instance of the name. */
+  int probed = 0;
   for (size_t k = first; k < open; k++)
-    if (token_is_char(r, k, '<')) instance = 1;
-  int deduced = !instance && names_bounded_template(r, first, open);
+    if (token_is_char(r, k, '<')) probed = 1;
+  if (!probed) probed = names_bounded_template(r, first, open);
   byte_buffer callee = {0};
   if (!append_tokens(r, &callee, first, open, NULL, NULL)) r->out_of_memory = 1;
   r->scratch.size = 0;
-  scratch_text(r, instance  ? "::cusim::launch(::cusim::with_kernel(::cusim::config("
-                  : deduced ? "::cusim::launch(::cusim::with_probe(::cusim::config("
-                            : "::cusim::launch(::cusim::config(");
+  scratch_text(r, probed ? "::cusim::launch(::cusim::with_probe(::cusim::config("
+                         : "::cusim::launch(::cusim::config(");
   scratch_tokens(r, open + 3, config_end, NULL, NULL);
-  if (instance || deduced) {
-    scratch_text(r, instance
-                        ? "), ::cusim::detail::kernel_address([&](auto cusim_probe) -> "
-                          "decltype(::cusim::detail::kernel_pointer("
-                        : "), [&](auto cusim_probe) -> decltype(::cusim::detail::kernel_pointer(");
+  if (probed) {
+    scratch_text(r, "), [&](auto cusim_probe) -> decltype(::cusim::detail::kernel_pointer(");
     scratch_buffer(r, &callee);
     scratch_text(r, ", cusim_probe)) { return ::cusim::detail::kernel_pointer(");
     scratch_buffer(r, &callee);
-    scratch_text(r, instance ? ", cusim_probe); })" : ", cusim_probe); }");
+    scratch_text(r, ", cusim_probe); }");
   }
   scratch_text(r, "), \"");
   if (!r->out_of_memory && buffer_append_escaped(&r->scratch, callee.data, callee.size)) {

@@ -352,7 +352,8 @@ static size_t template_close(const rewriter *r, size_t open, size_t limit) {
  * and after its body:
  *   namespace { template <P> struct cusim_kernel_bounds_ID { static const
  *   ::cusim::kernel_registration registration; }; template <P> const ::cusim::kernel_registration
- *   cusim_kernel_bounds_ID<A>::registration{&name<A>, "name", ::cusim::launch_bounds(B)}; }
+ *   cusim_kernel_bounds_ID<A>::registration{static_cast<void (*)(PARAMS)>(&name<A>), "name",
+ *   ::cusim::launch_bounds(B)}; }
  * where P is the template's parameters less their defaults and A their names (T... for a pack).
  * The unnamed namespace keeps ID (a token's index) to this file: two files of one program may
  * give two templates the same one.
@@ -434,11 +435,21 @@ static void register_template_kernels(rewriter *r, const function_table *table) 
       }
       scratch_text(r, "<");
       scratch_buffer(r, &args);
-      scratch_text(r, ">::registration{&");
+      /* cast to the kernel's type where its parameters can spell one: an overload of the same
+         name would make &name<A> ambiguous */
+      size_t params_close = skip_group_forward(r, name + 1, '(', ')');
+      int castable = params_close != NO_TOKEN;
+      for (size_t k = name + 2; castable && k < params_close; k++)
+        if (token_is_char(r, k, '=')) castable = 0; /* a default argument */
+      scratch_text(r, castable ? ">::registration{static_cast<void (*)(" : ">::registration{&");
+      if (castable) {
+        scratch_tokens(r, name + 2, params_close, NULL, NULL);
+        scratch_text(r, ")>(&");
+      }
       scratch_token(r, name);
       scratch_text(r, "<");
       scratch_buffer(r, &args);
-      scratch_text(r, ">, \"");
+      scratch_text(r, castable ? ">), \"" : ">, \"");
       scratch_token(r, name);
       scratch_text(r, "\", ::cusim::launch_bounds(");
       scratch_tokens(r, bounds + 1, bounds_close, NULL, NULL);

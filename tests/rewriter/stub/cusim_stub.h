@@ -40,10 +40,6 @@ inline launch_config config(dim3 grid, dim3 block, std::size_t shared = 0,
                             cudaStream_t stream = 0) {
   return launch_config{grid, block, shared, stream};
 }
-inline launch_config with_kernel(launch_config c, const void *kernel) {
-  c.kernel = kernel;
-  return c;
-}
 template <class Probe> struct probed_config {
   launch_config cfg;
   Probe probe;
@@ -91,11 +87,9 @@ struct kernel_probe {};
 template <class... P> auto kernel_pointer(void (*f)(P...), kernel_probe) -> void (*)(P...) {
   return f;
 }
-template <class Probe> const void *kernel_address(Probe probe) {
-  if constexpr (std::is_invocable_v<Probe &, kernel_probe>)
-    return reinterpret_cast<const void *>(probe(kernel_probe{}));
-  else
-    return nullptr;
+template <class... P> struct kernel_probe_for {};
+template <class... P> auto kernel_pointer(void (*f)(P...), kernel_probe_for<P...>) -> void (*)(P...) {
+  return f;
 }
 template <class Probe, class Direct, class... A> void call_kernel(Probe, Direct direct, A &...) {
   direct();
