@@ -96,18 +96,13 @@ int main(int argc, char **argv) {
     std::printf("big_local: ok\n");
     return 0;
   }
-  if (!std::strcmp(c, "overflow")) {
+  if (!std::strcmp(c, "overflow") || !std::strcmp(c, "overflow_wide")) {
     int *out;
     cudaMallocManaged(&out, 32 * sizeof(int));
-    overflow<<<1, 32>>>(out, 64); // 64 frames of 64 KiB: 4 MiB, past any stack
-    cudaError_t e = cudaDeviceSynchronize();
-    std::printf("kernel returned: %s\n", cudaGetErrorName(e));
-    return 0;
-  }
-  if (!std::strcmp(c, "overflow_wide")) {
-    int *out;
-    cudaMallocManaged(&out, 32 * sizeof(int));
-    overflow_wide<<<1, 32>>>(out, 128); // 128 frames of 41 KiB: 5.2 MiB, past any stack
+    if (!std::strcmp(c, "overflow"))
+      overflow<<<1, 32>>>(out, 64); // 64 frames of 64 KiB: 4 MiB, past any stack
+    else
+      overflow_wide<<<1, 32>>>(out, 128); // 128 frames of 41 KiB: 5.2 MiB, past any stack
     cudaError_t e = cudaDeviceSynchronize();
     std::printf("kernel returned: %s\n", cudaGetErrorName(e));
     return 0;
