@@ -198,6 +198,31 @@ __global__ void wrap_race(int *data) { // thread 33 reads what thread 0 writes, 
   if (threadIdx.x == 33) data[2] = data[1];
 }
 
+// Words that threads of several blocks read (a table every block looks up): from the second
+// block's read on, later reads skip their records (read_shared, instrument.cpp) until a write.
+__global__ void table_reads(const int *table, int *out) { // read by every block: no race
+  out[blockIdx.x * blockDim.x + threadIdx.x] = table[threadIdx.x] + table[63 - threadIdx.x];
+}
+__global__ void table_write(int *table) { // a later launch may write it: ordered by the launch
+  table[threadIdx.x] += 1;
+}
+// Block 1's thread 0 reads data[0] after block 0's did, passes a barrier and writes it: block 0's
+// read is unordered with the write (no barrier orders two blocks), whichever thread the record
+// names; in the other orders the race is found at block 0's read, or by its record.
+__global__ void read_by_blocks_then_write(int *data, int *out) {
+  int v = data[0];
+  __syncthreads();
+  if (blockIdx.x == 1 && threadIdx.x == 0) data[0] = v + 1;
+  out[blockIdx.x * blockDim.x + threadIdx.x] = v;
+}
+// The same after many blocks read: the write is still a race (the reads skipped their records).
+__global__ void table_reads_then_write(int *table, int *out) {
+  int v = table[threadIdx.x];
+  __syncthreads();
+  if (blockIdx.x == 2 && threadIdx.x == 5) table[5] = v + 1;
+  out[blockIdx.x * blockDim.x + threadIdx.x] = v;
+}
+
 static int finish(const char *name, bool right) {
   cudaError_t e = cudaDeviceSynchronize();
   if (e != cudaSuccess) {
@@ -456,6 +481,22 @@ int main(int argc, char **argv) {
     bool right = true;
     for (int i = 0; i < 256; ++i) right = right && out[i] == (i / 64) * 64 + 63 - i % 64;
     return finish(c, right);
+  }
+  if (!std::strcmp(c, "table_reads")) { // read by 4 blocks, written, read again
+    table_reads<<<4, 64>>>(data, out);
+    if (cudaDeviceSynchronize() != cudaSuccess || out[64 + 10] != 10 + 53) return finish(c, false);
+    table_write<<<1, 64>>>(data);
+    table_reads<<<4, 64>>>(data, out);
+    cudaDeviceSynchronize();
+    return finish(c, out[3 * 64 + 10] == 11 + 54 && out[0] == 1 + 64);
+  }
+  if (!std::strcmp(c, "read_by_blocks_then_write")) {
+    read_by_blocks_then_write<<<2, 64>>>(data, out);
+    return finish(c, true);
+  }
+  if (!std::strcmp(c, "table_reads_then_write")) {
+    table_reads_then_write<<<4, 64>>>(data, out);
+    return finish(c, true);
   }
   std::fprintf(stderr, "race_cases: unknown case '%s'\n", c);
   return 2;

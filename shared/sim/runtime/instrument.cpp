@@ -86,6 +86,11 @@ uint64_t *race_shadow = nullptr;
 uint64_t *byte_shadow = nullptr;
 constexpr uintptr_t byte_shadow_bytes = (big_start + shared_bytes) * 24;
 unsigned char *bounds_shadow = nullptr;
+// Words of small global blocks read by threads of more than one block since the last write, in
+// this epoch (the epoch's number, 2 bytes a word; see race_word): a read of such a word can find
+// nothing new to report and changes nothing a later write is judged by, so it skips the cell.
+uint16_t *read_shared = nullptr;
+constexpr uintptr_t read_shared_bytes = big_start / 2;
 bool requested = false;          // an instrumented file's constructor ran (__tsan_init)
 bool off_by_env = false;         // CUSIM_MEMCHECK=0
 bool unchecked_by_build = false; // nvcc-sim --unchecked (cusim_unchecked_build)
@@ -152,13 +157,15 @@ void init() {
   }
   void *data = reserve(arena_bytes, PROT_NONE);
   void *bounds = reserve(arena_bytes / 8, PROT_READ | PROT_WRITE);
+  void *shared_reads = reserve(read_shared_bytes, PROT_READ | PROT_WRITE);
   void *race = reserve(arena_bytes * 6, PROT_READ | PROT_WRITE);
   void *bytes = reserve(byte_shadow_bytes, PROT_READ | PROT_WRITE);
-  if (!data || !bounds || !race || !bytes) {
+  if (!data || !bounds || !race || !bytes || !shared_reads) {
     if (data) munmap(data, arena_bytes);
     if (bounds) munmap(bounds, arena_bytes / 8);
     if (race) munmap(race, arena_bytes * 6);
     if (bytes) munmap(bytes, byte_shadow_bytes);
+    if (shared_reads) munmap(shared_reads, read_shared_bytes);
     std::fprintf(stderr, "cusim: warning: cannot reserve address space for the memory checker: "
                          "races and out-of-bounds accesses are not checked\n");
     return;
@@ -166,6 +173,7 @@ void init() {
   bounds_shadow = (unsigned char *)bounds;
   race_shadow = (uint64_t *)race;
   byte_shadow = (uint64_t *)bytes;
+  read_shared = (uint16_t *)shared_reads;
   arena_base = (uintptr_t)data;
   arena_span = arena_bytes;
   Dl_info info;
@@ -227,6 +235,10 @@ inline uint64_t code_offset(const void *pc) {
 uint64_t launch_epoch = 1; // the running launch's (1 to 0xFFFF; changed only while no block runs)
 inline uint64_t meta_epoch(uint64_t m) {
   return m >> 48;
+}
+// Whether the global word at `off` (of a small block) is read_shared in this epoch.
+inline bool is_read_shared(uintptr_t off) {
+  return __atomic_load_n(&read_shared[off / 4], __ATOMIC_RELAXED) == (uint16_t)launch_epoch;
 }
 inline uint32_t meta_writer_pc(uint64_t m) {
   return (uint32_t)(m & pc_mask);
@@ -480,10 +492,11 @@ __attribute__((always_inline)) inline void check_cell(uint64_t *cell, uint64_t m
   } else {
     if (reader != 0) {
       order o = relate(reader, in_shared);
-      // Another thread read it unordered, or this thread did while others read it too.
+      // Another thread read it unordered, or this thread did while others read it too: in its
+      // barrier interval, or in any block but its own (no barrier orders other blocks).
       if ((o == order::unordered && !(vol && rec_gid1(reader) - itls.gid1_base >= itls.nthreads)) ||
-          (o == order::same_thread && (reader & flag_many_readers) && same_epoch(reader, mine) &&
-           !(vol && (reader & flag_many_blocks))))
+          (o == order::same_thread && (reader & flag_many_readers) &&
+           ((reader & flag_many_blocks) ? !vol : same_epoch(reader, mine))))
         report_race(a, size, true, reader, false, in_shared, pc, meta_reader_pc(meta), vol);
     }
     if (reader != 0 || !fresh) __atomic_store_n(&cell[1], 0, __ATOMIC_RELAXED);
@@ -640,6 +653,10 @@ __attribute__((noinline)) void check_races(uintptr_t a, uintptr_t off, unsigned 
   uintptr_t w0 = off / 4, w1 = (end - 1) / 4;
   if (w0 < my_lo[in_shared]) my_lo[in_shared] = w0;
   if (w1 + 1 > my_hi[in_shared]) my_hi[in_shared] = w1 + 1;
+  if (write && !in_shared) // a write ends the words' read_shared state (their records say the rest)
+    for (uintptr_t w = w0; w <= w1; ++w)
+      if (__atomic_load_n(&read_shared[w], __ATOMIC_RELAXED) != 0)
+        __atomic_store_n(&read_shared[w], 0, __ATOMIC_RELAXED);
   for (uintptr_t w = w0; w <= w1; ++w) {
     uint64_t *cell = race_shadow + 3 * w;
     uint64_t meta = __atomic_load_n(&cell[2], __ATOMIC_RELAXED);
@@ -712,6 +729,10 @@ __attribute__((always_inline)) inline bool race_word_fast(uintptr_t off, bool wr
                    : (t >> 5) != (tid >> 5) ? flag_many_warps
                                             : 0);
       }
+      // Readers in more than one block and no write in this epoch: later reads of this global
+      // word skip its cell (read_shared) until a write ends it (check_races).
+      if ((next & flag_many_blocks) && writer == 0 && !in_shared)
+        __atomic_store_n(&read_shared[off / 4], (uint16_t)launch_epoch, __ATOMIC_RELAXED);
       // Many readers already, in the same barrier and warp epochs, with the same spread: this
       // read changes nothing a later write is judged by (only which reader is named).
       if ((reader & flag_many_readers) && (uint32_t)reader == (uint32_t)next) return true;
@@ -761,6 +782,7 @@ __attribute__((always_inline)) inline void check(uintptr_t a, unsigned size, boo
 // The race records of an access of a race-checked block (after its bounds).
 template <unsigned N, bool W, bool V>
 __attribute__((noinline)) void race_check(uintptr_t a, uintptr_t off, const void *pc) {
+  if (N == 4 && !W && (off & 3) == 0 && off < big_start && is_read_shared(off)) return;
   if (N == 4 && (off & 3) == 0 && race_word_fast(off, W, pc)) return;
   check_races(a, off, N, W, pc, V);
 }
@@ -798,6 +820,7 @@ __attribute__((noinline)) void check_in_arena_slow(uintptr_t a, const void *pc) 
 // test before it (every access of a bounds-only block) saves no register.
 template <bool W, bool V>
 __attribute__((noinline)) void race_word(uintptr_t a, uintptr_t off, const void *pc) {
+  if (!W && off < big_start && is_read_shared(off)) return;
   if (__builtin_expect(race_word_fast(off, W, pc), 1)) return;
   return check_races(a, off, 4, W, pc, V);
 }
@@ -851,6 +874,9 @@ void release_pages(uintptr_t off, size_t bytes) {
   if (off < big_start) { // and its byte cells
     rlo = round_up((uintptr_t)byte_cells(off), page);
     rhi = (uintptr_t)byte_cells(off + bytes) / page * page;
+    if (rhi > rlo) madvise((void *)rlo, rhi - rlo, MADV_DONTNEED);
+    rlo = round_up((uintptr_t)(read_shared + off / 4), page); // and its read_shared marks
+    rhi = (uintptr_t)(read_shared + (off + bytes) / 4) / page * page;
     if (rhi > rlo) madvise((void *)rlo, rhi - rlo, MADV_DONTNEED);
   }
   uintptr_t blo = round_up((uintptr_t)(bounds_shadow + off / 8), page);
@@ -1100,6 +1126,12 @@ void checker_launch_begin() {
       lo = (uintptr_t)byte_cells(4 * dirty_lo[k]) / page * page;
       hi = round_up((uintptr_t)byte_cells(4 * dirty_hi[k]), page);
       madvise((void *)lo, hi - lo, MADV_DONTNEED);
+      if (k == 0) { // and the read_shared marks of global words
+        lo = (uintptr_t)(read_shared + dirty_lo[0]) / page * page;
+        hi = round_up((uintptr_t)(read_shared + std::min<uintptr_t>(dirty_hi[0], big_start / 4)),
+                      page);
+        if (hi > lo) madvise((void *)lo, hi - lo, MADV_DONTNEED);
+      }
     }
     dirty_lo[k] = UINTPTR_MAX;
     dirty_hi[k] = 0;
