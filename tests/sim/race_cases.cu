@@ -223,6 +223,16 @@ __global__ void table_reads_then_write(int *table, int *out) {
   out[blockIdx.x * blockDim.x + threadIdx.x] = v;
 }
 
+// Blocks 0-2 read data[0] (marked read_shared from block 1's read on); block 2's thread 0 then
+// writes it through a volatile pointer (no report against other blocks' reads), and block 3's plain
+// read of that write is a race: the write must have ended the mark (one worker: blocks in order).
+__global__ void shared_reads_volatile_write(int *data, int *out) {
+  int v = blockIdx.x < 3 ? data[0] : 0;
+  __syncthreads();
+  if (blockIdx.x == 2 && threadIdx.x == 0) *(volatile int *)data = v + 1;
+  if (blockIdx.x == 3) out[threadIdx.x] = data[0];
+}
+
 static int finish(const char *name, bool right) {
   cudaError_t e = cudaDeviceSynchronize();
   if (e != cudaSuccess) {
@@ -496,6 +506,10 @@ int main(int argc, char **argv) {
   }
   if (!std::strcmp(c, "table_reads_then_write")) {
     table_reads_then_write<<<4, 64>>>(data, out);
+    return finish(c, true);
+  }
+  if (!std::strcmp(c, "shared_reads_volatile_write")) {
+    shared_reads_volatile_write<<<4, 64>>>(data, out);
     return finish(c, true);
   }
   std::fprintf(stderr, "race_cases: unknown case '%s'\n", c);
