@@ -748,6 +748,11 @@ __attribute__((always_inline)) inline bool race_word_fast(uintptr_t off, bool wr
     if (!quiet_record(reader, me, base, nthreads, bar, in_shared)) return false;
     __atomic_store_n(&cell[1], 0, __ATOMIC_RELAXED);
   }
+  // A write ends the word's read_shared mark here too: a marked word's record spans blocks and
+  // sends the write the full way, unless another worker's read overwrote that record meanwhile
+  // (the records are updated without a lock); the mark must not outlive a write either way.
+  if (!in_shared && __atomic_load_n(&read_shared[off / 4], __ATOMIC_RELAXED) != 0)
+    __atomic_store_n(&read_shared[off / 4], 0, __ATOMIC_RELAXED);
   if (writer != mine) __atomic_store_n(&cell[0], mine, __ATOMIC_RELAXED);
   uint64_t next_meta = (meta & ~pc_mask) | code_offset(pc);
   if (next_meta != meta) __atomic_store_n(&cell[2], next_meta, __ATOMIC_RELAXED);
