@@ -61,6 +61,21 @@ if(CUSIM_HAVE_STACK_CLASH_PROTECTION)
       "compile options of every simulator .cu file")
 endif()
 
+# Paths in what a .cu compiles to (issue 26). __FILE__ and __builtin_FILE() name the checkout's
+# files relative to its root (-fmacro-prefix-map): a rewritten .cu is then the same text in every
+# copy of the tree (the workbook tests' copies, a fresh clone), and ccache finds its compile from
+# another copy. The runtime opens such a file under the root this build was made from
+# (runtime/nvrtc_build.cpp, CUSIM_SOURCE_ROOT; messages.cpp, source_path). The line markers, and so
+# compile errors, debug information and sanitizer reports, keep the real paths; an object ccache
+# brings from another copy names that copy's files there, and the runtime finds the same file
+# under its own root where that copy is gone (source_path).
+check_cxx_compiler_flag(-fmacro-prefix-map=/a=b CUSIM_HAVE_MACRO_PREFIX_MAP)
+set(CUSIM_PATH_FLAGS "" CACHE INTERNAL "the path options of every simulator .cu file's two steps")
+if(CUSIM_HAVE_MACRO_PREFIX_MAP)
+  set(CUSIM_PATH_FLAGS "-fmacro-prefix-map=${CMAKE_SOURCE_DIR}/=" CACHE INTERNAL
+      "the path options of every simulator .cu file's two steps")
+endif()
+
 # cusim_prelude_pch(OUT_HEADER OUT_TARGET PREPROCESS FLAGS... COMPILE FLAGS...): the header (and
 # the target that makes it and its .gch) for those flags; made once per set of flags.
 function(cusim_prelude_pch out_header out_target)
@@ -82,7 +97,7 @@ function(cusim_prelude_pch out_header out_target)
        CONTENT "/* the forced prelude alone (shared/sim/cusim.cmake) */\n")
   add_custom_command(
     OUTPUT "${header}"
-    COMMAND "${CMAKE_CXX_COMPILER}" ${arg_PREPROCESS} -x c++ -E -fno-working-directory -DCUSIM_PREPROCESS
+    COMMAND "${CMAKE_CXX_COMPILER}" ${arg_PREPROCESS} ${CUSIM_PATH_FLAGS} -x c++ -E -fno-working-directory -DCUSIM_PREPROCESS
             -I "${CUSIM_INCLUDE_DIR}" -I "${CUSIM_INCLUDE_DIR}/unsupported"
             -isystem "${CUSIM_INCLUDE_DIR}" "-include${CUSIM_INCLUDE_DIR}/cusim_prelude.h"
             -MD -MF "${header}.d" -MT "${header}" "${dir}/empty.cu" -o "${dir}/empty.ii"
@@ -93,7 +108,7 @@ function(cusim_prelude_pch out_header out_target)
     VERBATIM)
   add_custom_command(
     OUTPUT "${header}.gch"
-    COMMAND "${CMAKE_CXX_COMPILER}" ${arg_COMPILE} -x c++-header -c "${header}" -o "${header}.gch"
+    COMMAND "${CMAKE_CXX_COMPILER}" ${arg_COMPILE} ${CUSIM_PATH_FLAGS} -x c++-header -c "${header}" -o "${header}.gch"
     DEPENDS "${header}"
     COMMENT "cusim: the prelude, precompiled (${key})"
     VERBATIM)
@@ -178,7 +193,7 @@ function(cusim_add_executable target)
       # -fno-working-directory: with -g (the sanitizer builds' -g1) the preprocessor writes the
       # folder it ran in as the third line, which differs between targets and would keep the
       # prelude's text from matching the precompiled header's; every path after it is absolute.
-      set(preprocess "${CMAKE_CXX_COMPILER}" ${cusim_cxx_flags} ${cusim_std} -x c++ -E -fno-working-directory
+      set(preprocess "${CMAKE_CXX_COMPILER}" ${cusim_cxx_flags} ${cusim_std} ${CUSIM_PATH_FLAGS} -x c++ -E -fno-working-directory
           -DCUSIM_PREPROCESS ${checked_define} "$<TARGET_PROPERTY:${target},COMPILE_OPTIONS>"
           "$<$<BOOL:${defines}>:-D$<JOIN:${defines},$<SEMICOLON>-D>>"
           -iquote "${dir}" -iquote "${CMAKE_CURRENT_SOURCE_DIR}"
@@ -205,7 +220,7 @@ function(cusim_add_executable target)
         LANGUAGE CXX
         # preprocessed already: only the three qualifiers the rewriter kept are left to remove
         COMPILE_DEFINITIONS "__global__=;__device__=;__host__="
-        COMPILE_OPTIONS "${checker_flags};-fno-optimize-sibling-calls;${CUSIM_STACK_FLAGS}")
+        COMPILE_OPTIONS "${checker_flags};-fno-optimize-sibling-calls;${CUSIM_STACK_FLAGS};${CUSIM_PATH_FLAGS}")
       if(prelude_header)
         set_property(SOURCE "${out}" APPEND PROPERTY OBJECT_DEPENDS "${prelude_header}.gch")
         # CI (-Werror): a .gch that GCC finds and rejects (flags that differ from those it was

@@ -75,8 +75,14 @@ size_t format_message(char *out, size_t cap, const char *head, const char *text,
 void print_message(const char *head, const char *text);
 // The file name without its folders (allocates nothing).
 const char *base_name(const char *path);
+// The checkout this build of the simulator was made from, or "" (nvrtc_build.cpp).
+const char *built_in_source_root();
+// PATH as a program of this build names it (__FILE__, a line table), as one to open: the
+// workbook's builds name the checkout's files relative to its root (cusim.cmake), and an object
+// that ccache brought from another copy of the checkout names that copy's. Others unchanged.
+std::string source_path(const std::string &path);
 // The task of the workbook exercise that holds line LINE of PATH ("// ---- task N" ... "// ---- end
-// of task N"), or 0.
+// of task N"), or 0. PATH as source_path takes it.
 int task_at(const std::string &path, long line);
 // "exercise.cu:42 (task 3)": FILE without its folders, LINE, and its task when it has one.
 std::string place(const char *file, int line);

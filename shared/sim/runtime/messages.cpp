@@ -122,7 +122,29 @@ namespace cusim {
 namespace rt {
 // The task of the workbook's exercise that holds line `line` of `path` ("// ---- task N" opens a
 // task, "// ---- end of task N" closes it), or 0.
-int task_at(const std::string &path, long line) {
+std::string source_path(const std::string &path) {
+  static const std::string root = built_in_source_root();
+  if (root.empty() || path.empty()) return path;
+  // Relative: the checkout's file where there is one (a program of another build, nvcc-sim's
+  // `nvcc-sim x.cu`, names its files relative to where it was compiled: left as it is).
+  if (path[0] != '/') {
+    std::string under_root = root + "/" + path;
+    return access(under_root.c_str(), F_OK) == 0 ? under_root : path;
+  }
+  if (access(path.c_str(), F_OK) == 0) return path;
+  // Absolute but not here: another copy of the checkout compiled this code (ccache brought its
+  // object, whose line tables name that copy) and is gone. The same file under this root: the
+  // longest tail of the path that names one.
+  for (size_t slash = path.find('/', 1); slash != std::string::npos;
+       slash = path.find('/', slash + 1)) {
+    std::string candidate = root + path.substr(slash);
+    if (access(candidate.c_str(), F_OK) == 0) return candidate;
+  }
+  return path;
+}
+
+int task_at(const std::string &given, long line) {
+  std::string path = source_path(given);
   FILE *f = std::fopen(path.c_str(), "r");
   if (!f) return 0;
   char buf[4096];
@@ -179,7 +201,7 @@ bool resolve_site(const void *pc, bool outside_simulator, std::string *path, lon
   if (out.empty() || out[0] == '?' || colon == std::string::npos) return false;
   long n = std::strtol(out.c_str() + colon + 1, nullptr, 10);
   if (n <= 0) return false;
-  *path = out.substr(0, colon);
+  *path = source_path(out.substr(0, colon));
   *line = n;
   // binutils' addr2line (2.40) names DWARF 5's file 0 where the line program keeps its default
   // file 1: the rewritten .cpp, for code of the .cu it came from (the line is the .cu's). That
@@ -263,7 +285,7 @@ std::string function_place(const void *pc, bool exact) {
         continue;
       long line = std::strtol(at.c_str() + colon + 1, nullptr, 10);
       if (line <= 0) continue;
-      std::string path = original_source(at.substr(0, colon));
+      std::string path = original_source(source_path(at.substr(0, colon)));
       size_t open = name.find('(');
       if (open != std::string::npos) name.resize(open); // "f(int, int)" -> "f"
       if (!name.empty() && name[0] != '?') result = " in " + name;

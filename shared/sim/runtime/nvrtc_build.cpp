@@ -1,8 +1,10 @@
 // What NVRTC (nvrtc.cpp) takes from the build that made this copy of the simulator: the rewriter,
 // the headers and the host compiler (absolute paths), the flags, and the build's identity
-// (module_abi, from the time of the build). Alone in this small file so that nvrtc.cpp itself
-// compiles the same in every copy of the tree: CI's ccache (issue 26) then finds it, where the
-// paths and __DATE__/__TIME__ made every copy compile it again (about 4 s of CPU each).
+// (module_abi, from the time of the build); and the checkout's root, under which the programs of
+// that build name their files relative to it (cusim.cmake, CUSIM_PATH_FLAGS; messages.cpp). Alone
+// in this small file so that the rest of the runtime compiles the same in every copy of the tree:
+// CI's ccache (issue 26) then finds it, where the paths and __DATE__/__TIME__ made every copy
+// compile it again (about 4 s of CPU each for nvrtc.cpp).
 #include "nvrtc_module.hpp"
 
 #ifndef CUSIM_NVRTC_REWRITER
@@ -16,6 +18,9 @@
 #endif
 #ifndef CUSIM_NVRTC_FLAGS
 #define CUSIM_NVRTC_FLAGS ""
+#endif
+#ifndef CUSIM_SOURCE_ROOT
+#define CUSIM_SOURCE_ROOT "" // nvcc-sim's own build: its programs name their files as given
 #endif
 
 namespace cusim {
@@ -41,4 +46,10 @@ const char *built_in_flags() {
 }
 
 } // namespace nvrtc
+
+namespace rt {
+const char *built_in_source_root() {
+  return CUSIM_SOURCE_ROOT;
+}
+} // namespace rt
 } // namespace cusim

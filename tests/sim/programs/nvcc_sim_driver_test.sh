@@ -10,6 +10,11 @@ rm -rf "$work"
 mkdir -p "$work"
 # Standalone use: no CMake build to borrow, the simulator is built into this cache.
 unset CUSIM_BUILD_DIR
+# ccache (CUSIM_COMPILER_LAUNCHER, where the build uses it) keeps its cache under XDG_CACHE_HOME
+# unless told otherwise: it keeps the one it used before this test changes that.
+if [[ -n "${CUSIM_COMPILER_LAUNCHER:-}" && -z "${CCACHE_DIR:-}" ]] && command -v ccache >/dev/null; then
+  CCACHE_DIR=$(ccache -k cache_dir 2>/dev/null) && export CCACHE_DIR
+fi
 export XDG_CACHE_HOME="$work/cache"
 
 failures=0
@@ -48,6 +53,11 @@ expect_error() { # name, pattern, then the command
 
 cd "$work" || exit 1
 
+expect_error "CUSIM_COMPILER_LAUNCHER that is not a command: one line, before any build" \
+  "^nvcc-sim: error: CUSIM_COMPILER_LAUNCHER: 'no-such-launcher' is not a command$" \
+  env XDG_CACHE_HOME="$work/launcher-cache" CUSIM_COMPILER_LAUNCHER=no-such-launcher \
+  "$nvcc_sim" -o never "$programs/vector_add.cu"
+[[ ! -e "$work/launcher-cache/cusim" ]] || fail "a refused CUSIM_COMPILER_LAUNCHER left a build folder"
 expect_pass "vector_add built like nvcc" \
   bash -c "'$nvcc_sim' -arch=sm_75 -O3 -lineinfo -Xcompiler -Wall -o vector_add '$programs/vector_add.cu' && ./vector_add"
 expect_pass "-lto, nvcc's alias of -dlto, is ignored with a note, not taken for a library named 'to'" \
