@@ -144,8 +144,11 @@ static inline int token_touches_previous(const rewriter *r, size_t i) {
 }
 
 static inline int text_in_list(const char *text, size_t length, const char *const *list) {
+  /* First character, then the rest and the end (no strlen of every entry: this runs for every
+   * identifier of a 40,000-line preprocessed file against several lists). */
   for (; *list; list++)
-    if (strlen(*list) == length && memcmp(*list, text, length) == 0) return 1;
+    if ((*list)[0] == text[0] && strncmp(*list, text, length) == 0 && (*list)[length] == '\0')
+      return 1;
   return 0;
 }
 
