@@ -69,9 +69,20 @@ endif()
 # compile errors, debug information and sanitizer reports, keep the real paths; an object ccache
 # brings from another copy names that copy's files there, and the runtime finds the same file
 # under its own root where that copy is gone (source_path).
+# Not in a learner's sanitizer build (the workbook's --asan and --race): AddressSanitizer's and
+# ThreadSanitizer's reports print the debug information's paths, and the workbook shows them
+# relative to the learner's tree, so there every object must name its own tree. Those compiles
+# carry a key of the tree's root instead (read by nothing): ccache then never serves one tree's
+# object to another, not even for a file without __FILE__. (The sim-asan and sim-race presets
+# share their objects: a report in their logs may name another copy's folder.)
 check_cxx_compiler_flag(-fmacro-prefix-map=/a=b CUSIM_HAVE_MACRO_PREFIX_MAP)
 set(CUSIM_PATH_FLAGS "" CACHE INTERNAL "the path options of every simulator .cu file's two steps")
-if(CUSIM_HAVE_MACRO_PREFIX_MAP)
+set(CUSIM_TREE_FLAGS "" CACHE INTERNAL "the tree's key in every simulator .cu file's compile")
+if(DEFINED WB_SANITIZE AND NOT WB_SANITIZE STREQUAL "" AND NOT WB_TESTS STREQUAL "maintainer")
+  string(SHA1 cusim_tree_key "${CMAKE_SOURCE_DIR}")
+  set(CUSIM_TREE_FLAGS "-DCUSIM_TREE_KEY=${cusim_tree_key}" CACHE INTERNAL
+      "the tree's key in every simulator .cu file's compile")
+elseif(CUSIM_HAVE_MACRO_PREFIX_MAP)
   set(CUSIM_PATH_FLAGS "-fmacro-prefix-map=${CMAKE_SOURCE_DIR}/=" CACHE INTERNAL
       "the path options of every simulator .cu file's two steps")
 endif()
@@ -108,7 +119,7 @@ function(cusim_prelude_pch out_header out_target)
     VERBATIM)
   add_custom_command(
     OUTPUT "${header}.gch"
-    COMMAND "${CMAKE_CXX_COMPILER}" ${arg_COMPILE} ${CUSIM_PATH_FLAGS} -x c++-header -c "${header}" -o "${header}.gch"
+    COMMAND "${CMAKE_CXX_COMPILER}" ${arg_COMPILE} ${CUSIM_PATH_FLAGS} ${CUSIM_TREE_FLAGS} -x c++-header -c "${header}" -o "${header}.gch"
     DEPENDS "${header}"
     COMMENT "cusim: the prelude, precompiled (${key})"
     VERBATIM)
@@ -220,7 +231,7 @@ function(cusim_add_executable target)
         LANGUAGE CXX
         # preprocessed already: only the three qualifiers the rewriter kept are left to remove
         COMPILE_DEFINITIONS "__global__=;__device__=;__host__="
-        COMPILE_OPTIONS "${checker_flags};-fno-optimize-sibling-calls;${CUSIM_STACK_FLAGS};${CUSIM_PATH_FLAGS}")
+        COMPILE_OPTIONS "${checker_flags};-fno-optimize-sibling-calls;${CUSIM_STACK_FLAGS};${CUSIM_PATH_FLAGS};${CUSIM_TREE_FLAGS}")
       if(prelude_header)
         set_property(SOURCE "${out}" APPEND PROPERTY OBJECT_DEPENDS "${prelude_header}.gch")
         # CI (-Werror): a .gch that GCC finds and rejects (flags that differ from those it was
