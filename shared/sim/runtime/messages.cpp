@@ -120,8 +120,7 @@ const char *base_name(const char *path) {
 // ---- where in the learner's code ----------------------------------------------------------------
 namespace cusim {
 namespace rt {
-// The task of the workbook's exercise that holds line `line` of `path` ("// ---- task N" opens a
-// task, "// ---- end of task N" closes it), or 0.
+// A path as a program names it, as one to open (internal.hpp).
 std::string source_path(const std::string &path) {
   static const std::string root = built_in_source_root();
   if (root.empty() || path.empty()) return path;
@@ -143,6 +142,8 @@ std::string source_path(const std::string &path) {
   return path;
 }
 
+// The task of the workbook's exercise that holds line `line` of `given` ("// ---- task N" opens a
+// task, "// ---- end of task N" closes it), or 0.
 int task_at(const std::string &given, long line) {
   std::string path = source_path(given);
   FILE *f = std::fopen(path.c_str(), "r");
