@@ -1,5 +1,6 @@
 #!/usr/bin/env bash
-# tests/gpu/validate.sh [--build-only [--lessons-from BUILD]] [--results FILE] [--dir DIR]
+# tests/gpu/validate.sh [--build-only [--lessons-from BUILD]] [--launcher CMD] [--results FILE]
+#                        [--dir DIR]
 #
 # GPU ground truth. Builds everything for sm_90 with the real nvcc: every lesson's exercise and
 # solution, the must-not-compile corpus (tests/nocompile/*.cu: nvcc must REJECT each one), the
@@ -17,18 +18,22 @@
 # maintainer build that already made them with warnings as errors (CI's build-ci, whose
 # architectures include 90) instead of building them again: it checks that BUILD was configured
 # so, and that every lesson's exercise and solution there holds sm_90 code.
+# --launcher CMD (CI: ccache) compiles each program of steps 3 and 3b through CMD, one `nvcc -c`
+# a source and then nvcc's link, so that a machine that keeps its cache does not compile them
+# again; without it each program is one plain `nvcc -o` of its sources, as a course builds it.
 set -u -o pipefail
 cd "$(dirname "${BASH_SOURCE[0]}")/../.." || exit 3
 root=$PWD
 
-build_only=0 dir=$root/build-validate results='' lessons_from=''
+build_only=0 dir=$root/build-validate results='' lessons_from='' launcher=''
 while [ $# -gt 0 ]; do
   case $1 in
     --build-only) build_only=1 ;;
     --results) results=${2:?--results needs a file}; shift ;;
     --dir) dir=${2:?--dir needs a folder}; shift ;;
     --lessons-from) lessons_from=${2:?--lessons-from needs a build folder}; shift ;;
-    -h | --help) sed -n '2,20p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
+    --launcher) launcher=${2:?--launcher needs a command}; shift ;;
+    -h | --help) sed -n '2,24p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
     *) echo "validate: unknown argument '$1' (try --help)" >&2; exit 2 ;;
   esac
   shift
@@ -49,6 +54,31 @@ skip() { echo "skipped: $1"; }
 elapsed() { echo $(($(date +%s) - $1)); }
 nvcc_flags=(-std=c++17 -arch=sm_90)
 jobs_max=$(nproc 2>/dev/null || echo 2)
+if [ -n "$launcher" ] && ! command -v "$launcher" >/dev/null; then
+  echo "validate: --launcher '$launcher' is not a command" >&2
+  exit 2
+fi
+# nvcc_program OUTPUT FLAGS... -- SOURCES...: one program built by nvcc for sm_90: one plain
+# `nvcc -o`, or with --launcher each source compiled through it (`nvcc -c`) and then nvcc's link
+# (the link takes the -l/-L flags, the compiles the rest).
+nvcc_program() {
+  local out=$1 flags=() compile=() link=() objects=() f
+  shift
+  while [ "$1" != -- ]; do flags+=("$1") && shift; done
+  shift
+  if [ -z "$launcher" ]; then
+    nvcc "${nvcc_flags[@]}" "${flags[@]}" -o "$out" "$@"
+    return
+  fi
+  for f in "${flags[@]}"; do case $f in -l* | -L*) link+=("$f") ;; *) compile+=("$f") ;; esac; done
+  mkdir -p "$dir/obj" || return
+  for f in "$@"; do
+    objects+=("$dir/obj/${out##*/}.${#objects[@]}.o")
+    "$launcher" nvcc "${nvcc_flags[@]}" "${compile[@]}" -c "$f" -o "${objects[-1]}" || return
+  done
+  nvcc "${nvcc_flags[@]}" "${compile[@]}" "${link[@]}" -o "$out" "${objects[@]}" || return
+  rm -f "${objects[@]}"
+}
 trap 'kill $(jobs -rp) 2>/dev/null' EXIT # Ctrl-C stops the builds in flight too
 
 # ---- 1. Every lesson, exercise and solution, for sm_90 (CMake, the project's own build) --------
@@ -120,7 +150,7 @@ rm -f "$logs"/program.*.status
 build_program() { # NAME SOURCE: one nvcc build; its status goes to a file (it runs in the background)
   local extra=()
   read -r -a extra <<<"$(sed -n 's|^// nvcc-flags: *||p' "$2" | head -n 1)"
-  nvcc "${nvcc_flags[@]}" "${extra[@]}" -o "$dir/bin/$1" "$2" >"$logs/program.$1.log" 2>&1
+  nvcc_program "$dir/bin/$1" "${extra[@]}" -- "$2" >"$logs/program.$1.log" 2>&1
   echo $? >"$logs/program.$1.status"
 }
 # tests/sim/leak_cases.cu too: the simulator's leak tests (unit.sim.leak.*) make every kind of
@@ -168,7 +198,7 @@ build_case_binary() { # BINARY: one nvcc build in the background; its status goe
   local sources=() flags=()
   read -r -a sources <<<"${binary_sources[$1]}"
   read -r -a flags <<<"${binary_flags[$1]}"
-  (cd "$root/tests/sim" && nvcc "${nvcc_flags[@]}" "${flags[@]}" -o "$dir/bin/$1" "${sources[@]}") \
+  (cd "$root/tests/sim" && nvcc_program "$dir/bin/$1" "${flags[@]}" -- "${sources[@]}") \
     >"$logs/program.$1.log" 2>&1
   echo $? >"$logs/program.$1.status"
 }
