@@ -17,7 +17,8 @@
 # build-validate/). With --build-only, --lessons-from BUILD takes the lessons' sm_90 builds from a
 # maintainer build that already made them with warnings as errors (CI's build-ci, whose
 # architectures include 90) instead of building them again: it checks that BUILD was configured
-# so, and that every lesson's exercise and solution there holds sm_90 code.
+# so, and that every lesson's exercise and solution there holds sm_90 code; the must-not-compile
+# corpus is then left to BUILD's unit.nocompile.NAME.nvcc tests (each snippet must have one).
 # --launcher CMD (CI: ccache) compiles each program of steps 3 and 3b through CMD, one `nvcc -c`
 # a source and then nvcc's link, so that a machine that keeps its cache does not compile them
 # again; without it each program is one plain `nvcc -o` of its sources, as a course builds it.
@@ -113,7 +114,24 @@ else
 fi
 
 # ---- 2. The must-not-compile corpus: nvcc must reject every snippet ----------------------------
-if [ -d "$root/tests/nocompile" ]; then
+# With --lessons-from, the build's own tests do it (unit.nocompile.NAME.nvcc: nvcc's front end,
+# which must reject each snippet before any later step; CI runs them in the same run): each
+# snippet must have its test there, and nvcc is not run a third time on it here.
+nocompile_tests=''
+[ -z "$lessons_from" ] || nocompile_tests=$lessons_from/tests/nocompile/CTestTestfile.cmake
+if [ -d "$root/tests/nocompile" ] && [ -n "$nocompile_tests" ]; then
+  total=0 missing=0
+  for snippet in "$root"/tests/nocompile/*.cu; do
+    [ -e "$snippet" ] || continue
+    total=$((total + 1))
+    name=${snippet##*/}
+    if ! grep -qF "add_test([=[unit.nocompile.${name%.cu}.nvcc]=]" "$nocompile_tests" 2>/dev/null; then
+      missing=$((missing + 1))
+      fail "nocompile: $lessons_from has no test unit.nocompile.${name%.cu}.nvcc (configured with nvcc?)"
+    fi
+  done
+  echo "nocompile: $((total - missing)) of $total snippets left to $lessons_from's unit.nocompile.NAME.nvcc tests"
+elif [ -d "$root/tests/nocompile" ]; then
   start=$(date +%s) rejected=0 total=0 snippets=()
   rm -f "$logs"/nocompile.*.status
   reject_snippet() { # SNIPPET: one nvcc compile in the background; its status goes to a file

@@ -15,7 +15,8 @@ case "$mode" in
 nvcc)
   # The learner's verdict (shared/cmake/nvcc-check.sh runs nvcc's two front ends side by side)
   # must reject it, with the very lines nvcc gives when it runs its steps itself (WB_NVCC_SPLIT=0).
-  # tests/gpu/validate.sh --build-only (CI) also compiles each snippet with a plain `nvcc -c`.
+  # tests/gpu/validate.sh compiles each snippet with a plain `nvcc -c` too, except where it takes
+  # a build's lessons (--lessons-from, CI): there it leaves the corpus to these tests.
   nvcc=$1 file=$2
   check=$(dirname "$0")/../../shared/cmake/nvcc-check.sh
   split=$(bash "$check" "$nvcc" "$file" 2>&1)
