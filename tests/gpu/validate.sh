@@ -125,7 +125,7 @@ if [ -d "$root/tests/nocompile" ] && [ -n "$nocompile_tests" ]; then
     [ -e "$snippet" ] || continue
     total=$((total + 1))
     name=${snippet##*/}
-    if ! grep -qF "add_test([=[unit.nocompile.${name%.cu}.nvcc]=]" "$nocompile_tests" 2>/dev/null; then
+    if ! grep -qF "unit.nocompile.${name%.cu}.nvcc" "$nocompile_tests" 2>/dev/null; then
       missing=$((missing + 1))
       fail "nocompile: $lessons_from has no test unit.nocompile.${name%.cu}.nvcc (configured with nvcc?)"
     fi
