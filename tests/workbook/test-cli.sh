@@ -57,6 +57,10 @@ check "WORKBOOK_SANITIZER_TIMEOUT=soon: says what it wants" contains "$out" "mus
 WORKBOOK_RACE_MAX_N=lots expect_usage_error "WORKBOOK_RACE_MAX_N=lots" check 07 --race
 WORKBOOK_PROGRESS=sometimes expect_usage_error "WORKBOOK_PROGRESS=sometimes" check "$TEST_LESSON_NUMBER"
 check "WORKBOOK_PROGRESS=sometimes: names the choices" contains "$out" "must be tty, lines or off"
+WORKBOOK_PROGRESS_AFTER=soon expect_usage_error "WORKBOOK_PROGRESS_AFTER=soon" check "$TEST_LESSON_NUMBER"
+check "WORKBOOK_PROGRESS_AFTER=soon: says what it must be" contains "$out" "WORKBOOK_PROGRESS_AFTER must be a whole number of seconds, not 'soon'"
+WORKBOOK_PROGRESS_SECONDS=0 expect_usage_error "WORKBOOK_PROGRESS_SECONDS=0" check "$TEST_LESSON_NUMBER"
+check "WORKBOOK_PROGRESS_SECONDS=0: says what it must be" contains "$out" "WORKBOOK_PROGRESS_SECONDS must be a whole number of seconds, not '0'"
 check "the bad settings built nothing" test ! -e "$tree/build-asan" -a ! -e "$tree/build-race"
 # check --race says where its sizes stop: the workbook's default is run-lesson.sh's.
 wb "$tree" "$out" check --help
