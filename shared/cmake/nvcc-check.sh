@@ -104,10 +104,12 @@ nvcc_split() { # LOG ARGS...
   # Only plain paths and flags go through the shell (nvcc's plan quotes them for sh).
   [[ "$* $scratch" =~ ^[A-Za-z0-9_./+=,:@%\ -]*$ ]] || return 125
   nvcc_plan host "$@" >"$scratch/host.sh" && nvcc_plan device "$@" >"$scratch/device.sh" || return 125
-  # Each step in order, stopping at the first that fails, as nvcc does.
-  (set -e; source "$scratch/host.sh") >"$scratch/host.log" 2>&1 &
+  # Each step in order, stopping at the first that fails, as nvcc does. TMPDIR: cicc leaves its
+  # NAME-HASH..lgenfe.bc in the temporary folder when it fails, and nvcc's plan removes it only in
+  # the `rm` steps skipped here; in the scratch folder it goes with the rest.
+  (set -e; export TMPDIR=$scratch/host; source "$scratch/host.sh") >"$scratch/host.log" 2>&1 &
   local host_pid=$!
-  (set -e; source "$scratch/device.sh") >"$scratch/device.log" 2>&1
+  (set -e; export TMPDIR=$scratch/device; source "$scratch/device.sh") >"$scratch/device.log" 2>&1
   local device_status=$? host_status=0
   wait $host_pid || host_status=$?
   grep -v '^#\$ ' "$scratch/host/plan" >"$log"

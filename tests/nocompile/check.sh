@@ -19,11 +19,17 @@ nvcc)
   # a build's lessons (--lessons-from, CI): there it leaves the corpus to these tests.
   nvcc=$1 file=$2
   check=$(dirname "$0")/../../shared/cmake/nvcc-check.sh
-  split=$(bash "$check" "$nvcc" "$file" 2>&1)
+  # Both runs in a temporary folder of their own, which must be empty after them: a rejected
+  # snippet is where a compiler step leaves its files behind (cicc's ..lgenfe.bc).
+  temporary=$(mktemp -d)
+  trap 'rm -rf "$temporary"' EXIT
+  split=$(TMPDIR=$temporary bash "$check" "$nvcc" "$file" 2>&1)
   split_status=$?
-  plain=$(WB_NVCC_SPLIT=0 bash "$check" "$nvcc" "$file" 2>&1)
+  plain=$(TMPDIR=$temporary WB_NVCC_SPLIT=0 bash "$check" "$nvcc" "$file" 2>&1)
   plain_status=$?
   echo "$split"
+  left=$(ls -A "$temporary")
+  [ -z "$left" ] || fail "nvcc's verdict left files in its temporary folder: $(echo $left)"
   [ $plain_status -eq 1 ] || fail "nvcc accepted $file (status $plain_status)"
   [ $split_status -eq 1 ] || fail "the learner's check (both front ends at once) accepted $file"
   [ "$split" = "$plain" ] || fail "the learner's check differs from nvcc's own run:
