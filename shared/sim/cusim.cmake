@@ -183,6 +183,11 @@ function(cusim_add_executable target)
     set(actual "$<FILTER:$<TARGET_PROPERTY:${target},COMPILE_OPTIONS>,EXCLUDE,^-[WUD]>")
     set(use_prelude_header "$<STREQUAL:$<JOIN:${actual},|>,${expected}>")
   endif()
+  set(cusim_rewrite_cache)
+  if(CMAKE_CXX_COMPILER_LAUNCHER MATCHES "ccache")
+    set(cusim_rewrite_cache --cache "${CMAKE_CXX_COMPILER_LAUNCHER}" "${CMAKE_SOURCE_DIR}"
+                            "${CMAKE_BINARY_DIR}")
+  endif()
   set(defines "$<TARGET_PROPERTY:${target},COMPILE_DEFINITIONS>")
   set(includes "$<TARGET_PROPERTY:${target},INCLUDE_DIRECTORIES>")
   foreach(src IN LISTS arg_SOURCES)
@@ -210,16 +215,18 @@ function(cusim_add_executable target)
           -iquote "${dir}" -iquote "${CMAKE_CURRENT_SOURCE_DIR}"
           "$<$<BOOL:${includes}>:-I$<JOIN:${includes},$<SEMICOLON>-I>>"
           -isystem "${CUSIM_INCLUDE_DIR}" "-include${CUSIM_INCLUDE_DIR}/cusim_prelude.h")
+      # The three steps are bin/cusim-rewrite-step's (which makes OUT's folder too); where the build
+      # compiles through ccache, it keeps their result in a cache beside ccache's (--cache), so that
+      # a copy of the tree (CI's presets, the workbook tests' copies) does not preprocess and
+      # rewrite the same file again.
       add_custom_command(
         OUTPUT "${out}"
-        COMMAND "${CMAKE_COMMAND}" -E make_directory "${CMAKE_CURRENT_BINARY_DIR}/${target}.cusim"
-        COMMAND ${preprocess} -MD -MF "${out}.d" -MT "${out}" "${abs}" -o "${preprocessed}"
-        COMMAND "${CUSIM_BIN_DIR}/cusim-device-pass" "${preprocessed}" "${device}"
-                ${preprocess} -DCUSIM_DEVICE_PASS "${abs}" -o "${device}"
-        COMMAND cusim-rewrite "--device-pass=${device}"
+        COMMAND "${CUSIM_BIN_DIR}/cusim-rewrite-step" ${cusim_rewrite_cache}
+                "${out}" "${preprocessed}" "${device}" "${abs}" "$<TARGET_FILE:cusim-rewrite>"
                 "$<${use_prelude_header}:--prelude-header=${prelude_header}>"
-                "${preprocessed}" "${out}"
-        DEPENDS cusim-rewrite "${abs}" "${CUSIM_BIN_DIR}/cusim-device-pass" ${prelude_header}
+                -- ${preprocess}
+        DEPENDS cusim-rewrite "${abs}" "${CUSIM_BIN_DIR}/cusim-device-pass"
+                "${CUSIM_BIN_DIR}/cusim-rewrite-step" ${prelude_header}
         DEPFILE "${out}.d"
         COMMENT "cusim-rewrite ${rel}"
         COMMAND_EXPAND_LISTS

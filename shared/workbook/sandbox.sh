@@ -65,6 +65,8 @@ if [ -n "${WB_SANDBOX_CCACHE:-}" ] && [ -d "$WB_SANDBOX_CCACHE" ]; then
 else
   args+=(--setenv CCACHE_DISABLE 1)
 fi
+# The simulator's rewrite cache (cusim-rewrite-step) lives in ccache's folder, or where this names.
+args+=(--unsetenv CUSIM_REWRITE_CACHE_DIR)
 for node in /dev/nvidia* /dev/dxg; do
   [ -e "$node" ] && args+=(--dev-bind "$node" "$node")
 done
