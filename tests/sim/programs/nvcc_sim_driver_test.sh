@@ -74,7 +74,9 @@ expect_pass "separate compilation with -c, then link" \
 # which must not take itself for the host compiler (it would refuse -std=c11, or call itself).
 expect_pass "CC and CXX naming nvcc-sim (make CC=nvcc-sim) are not host compilers" \
   bash -c "CC='$nvcc_sim' CXX='$nvcc_sim' '$nvcc_sim' -o hello_cc '$programs/hello_blocks.cu' && ./hello_cc"
-expect_pass "-run" "$nvcc_sim" -run -o stencil "$programs/stencil_1d.cu"
+mkdir -p "$work/run-tmp"
+expect_pass "-run, leaving nothing in TMPDIR" \
+  bash -c "TMPDIR='$work/run-tmp' '$nvcc_sim' -run -o stencil '$programs/stencil_1d.cu' && [ -z \"\$(ls -A '$work/run-tmp')\" ]"
 
 # __CUDA_ARCH__ in the program's own files: nvcc's device pass is preprocessed too and kernels take
 # their code from it (arch_branches.cu); where the simulator cannot (kernel_arguments.cu tests it
