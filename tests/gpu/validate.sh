@@ -11,7 +11,8 @@
 # without the simulator (solutions, shipped exercises that must fail, seeded inputs), every
 # lesson's solution at its default size (timed, with its figures), then again under grade's run
 # limits, the program corpus, the semantics cases and the suite (each program must give its
-# verified answer, those with a bug of their own too), and writes a results block (device,
+# verified answer, those with a bug of their own too), every mutant built by nvcc and run (which
+# the GPU catches is recorded), and writes a results block (device,
 # driver, CUDA, date, each result) to FILE, ready to paste into docs/results.md. Any failure fails
 # the script (exit 1); what it skipped, and why, is said in one line each. Logs go to DIR (default
 # build-validate/). With --build-only, --lessons-from BUILD takes the lessons' sm_90 builds from a
@@ -34,7 +35,7 @@ while [ $# -gt 0 ]; do
     --dir) dir=${2:?--dir needs a folder}; shift ;;
     --lessons-from) lessons_from=${2:?--lessons-from needs a build folder}; shift ;;
     --launcher) launcher=${2:?--launcher needs a command}; shift ;;
-    -h | --help) sed -n '2,24p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
+    -h | --help) sed -n '2,25p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
     *) echo "validate: unknown argument '$1' (try --help)" >&2; exit 2 ;;
   esac
   shift
@@ -395,6 +396,26 @@ if bash "$root/tests/suite/run-suite.sh" --gpu --jobs "$jobs_max" --timeout 120 
 else
   row "benchmark suite (tests/suite)" FAIL "$(elapsed "$start")" "$(grep '^FAIL' "$logs/suite.gpu.log" | head -n 3 | paste -s -d ';' | cut -c1-300 | sed 's/|/\\|/g')"
   fail "suite on the GPU: $(tail -n 1 "$logs/suite.gpu.log") (log: $logs/suite.gpu.log)"
+fi
+
+# ---- 9. Every mutant built by nvcc and run on the GPU (recorded) --------------------------------
+# tests/mutants/ are wrong answers the simulator catches; a GPU build catches those its check sees
+# in the results (or in CUDA's errors), not what only the simulator's checker reports (races,
+# bounds, uninitialized __shared__ reads, leaks, the profiler's counts). Every mutant must build
+# with nvcc (a failure here); which ones the GPU catches is recorded, with each log, to compare.
+start=$(date +%s)
+if cmake -S "$root" -B "$dir/mutants" -G Ninja -DWB_SIM=OFF -DWB_CUDA=ON -DWB_TESTS=maintainer \
+  -DBUILD_TESTING=ON -DWB_MUTANTS=ON -DCMAKE_BUILD_TYPE=Release -DCMAKE_CUDA_ARCHITECTURES=90 >"$logs/mutants.configure.log" 2>&1 &&
+  cmake --build "$dir/mutants" -j "$jobs_max" -- -k 0 >"$logs/mutants.build.log" 2>&1; then
+  ctest --test-dir "$dir/mutants" -L mutant -j 8 --timeout 120 --output-on-failure >"$logs/mutants.log" 2>&1
+  caught=$(grep -c -E 'Test +#[0-9]+: .* Passed' "$logs/mutants.log")
+  total=$(grep -c -E 'Test +#[0-9]+: ' "$logs/mutants.log")
+  missed=$(grep -E 'Test +#[0-9]+: .*\*\*\*' "$logs/mutants.log" | sed -E 's/.*: ([^ ]+) .*/\1/; s/\.mutant\./:/' | paste -s -d ' ')
+  row "mutants on the GPU (recorded)" "$caught of $total give the simulator's message" "$(elapsed "$start")" "not: $missed"
+  echo "mutants: $caught of $total give the simulator's message on the GPU (log: $logs/mutants.log)"
+else
+  row "mutants on the GPU (recorded)" "FAIL: not every mutant builds with nvcc" "$(elapsed "$start")" "$(grep -E '^FAILED' "$logs/mutants.build.log" | head -n 3 | paste -s -d ';' | cut -c1-300)"
+  fail "mutants: not every mutant builds with nvcc (log: $logs/mutants.build.log)"
 fi
 
 echo "results: $results"
