@@ -2,8 +2,8 @@
 # check_rewrite_cache.sh REWRITER CXX INCLUDE_DIR WORK: shared/sim/bin/cusim-rewrite-step --cache
 # gives, hit or miss, exactly what the steps give without the cache, in any copy of a tree; and it
 # misses whenever something the steps read changed (a header, one the device pass alone reads, a
-# flag), and keeps nothing it cannot give back right (a folder's name in the text, __TIME__, a
-# failed step).
+# flag, a new header beside the source that shadows one found elsewhere), and keeps nothing it
+# cannot give back right (a folder's name in the text, __DATE__, a failed step).
 set -euo pipefail
 rewriter=$1 cxx=$2 include_dir=$3 work=$4
 step=$(cd "$(dirname "$0")/../../shared/sim/bin" && pwd)/cusim-rewrite-step
@@ -19,9 +19,11 @@ fail() {
 
 # A tree: a kernel, a header it includes, and a header that only nvcc's device pass reads.
 make_tree() { # ROOT
-  mkdir -p "$1/src" "$1/build/obj"
+  mkdir -p "$1/src/inc" "$1/build/obj"
+  echo '#define SHADOWED 1' >"$1/src/inc/shadowed.h"
   cat >"$1/src/prog.cu" <<'EOF'
 #include "table.h"
+#include "shadowed.h"
 __global__ void scale(float *x) { x[threadIdx.x] *= FACTOR; }
 void run(float *x) { scale<<<1, 32>>>(x); }
 EOF
@@ -43,7 +45,7 @@ step() {
   fi
   (cd "$root/build" && "$step" "${cache[@]}" "$root/build/obj/$name.cpp" "$root/build/obj/$name.ii" \
     "$root/build/obj/$name.device.ii" "$root/src/$name.cu" "$rewriter" -- "$cxx" -std=gnu++17 \
-    -x c++ -E -fno-working-directory -DCUSIM_PREPROCESS "$@" -iquote "$root/src" \
+    -x c++ -E -fno-working-directory -DCUSIM_PREPROCESS "$@" -iquote "$root/src" -iquote "$root/src/inc" \
     -isystem "$include_dir" "-include$include_dir/cusim_prelude.h")
 }
 # expect WHAT ROOT NAME [FLAGS...]: a cached step logs WHAT, and its .cpp and .d are those of the
@@ -77,6 +79,8 @@ expect miss "$work/b" prog # a header changed
 echo '__device__ int device_only_other = 2;' >>"$work/b/src/device_only.h"
 expect miss "$work/b" prog # a header only the device pass reads changed
 expect miss "$work/b" prog -DEXTRA=1 # a flag
+echo '#define SHADOWED 2' >"$work/b/src/shadowed.h"
+expect miss "$work/b" prog -DEXTRA=1 # a new header beside the source shadows src/inc/shadowed.h
 expect hit "$work/b" prog -DEXTRA=1
 # One entry a key (the tree's folders are not in it): b's last entry is not a's, so a misses once.
 expect miss "$work/a" prog
