@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# measure-latency.sh [--runs N] [--lessons "NN NN ..."] [--keep] [--cmake-args "ARGS"]
+# measure-latency.sh [--runs N] [--lessons "NN NN ..."] [--sanitizers NN] [--keep] [--cmake-args "ARGS"]
 #
 # How long a learner waits (issue 26), measured on a fresh copy of this tree, printed as a
 # markdown table to paste into docs/results.md with the date, the machine and its load average:
@@ -18,22 +18,27 @@
 #   --lessons "..."   the lessons to time (default: all; "none": only the first ./workbook)
 #   --cmake-args ".." WORKBOOK_CMAKE_ARGS for the copy (default: none, the learner's own build)
 #   --keep            keep the copy (its path is printed)
+#   --sanitizers NN   also time the first `check NN --race` and `check NN --asan` (each builds its
+#                     sanitizer simulator first): total and the longest silence
 set -u -o pipefail
 
-runs=5 lessons='' keep=0 cmake_args=''
+runs=5 lessons='' keep=0 cmake_args='' sanitizer_lesson=''
 while [ $# -gt 0 ]; do
   case $1 in
     --runs) runs=${2:?--runs N}; shift ;;
     --lessons) lessons=${2:?--lessons \"NN NN\"}; shift ;;
     --cmake-args) cmake_args=${2?--cmake-args ARGS}; shift ;;
     --keep) keep=1 ;;
-    -h | --help) sed -n '2,23s/^# \{0,1\}//p' "$0"; exit 0 ;;
+    --sanitizers) sanitizer_lesson=${2:?--sanitizers NN}; shift ;;
+    -h | --help) sed -n '2,25s/^# \{0,1\}//p' "$0"; exit 0 ;;
     *) echo "measure-latency: unknown argument '$1' (try --help)" >&2; exit 2 ;;
   esac
   shift
 done
 [[ $runs =~ ^[1-9][0-9]*$ ]] || { echo "measure-latency: --runs takes a count, not '$runs'" >&2; exit 2; }
 [ -n "${EPOCHREALTIME:-}" ] || { echo "measure-latency: needs bash 5 (EPOCHREALTIME)" >&2; exit 2; }
+[ -z "$sanitizer_lesson" ] || [[ $sanitizer_lesson =~ ^[0-9][0-9]$ ]] ||
+  { echo "measure-latency: --sanitizers takes a lesson number NN, not '$sanitizer_lesson'" >&2; exit 2; }
 
 source_root=$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)
 scratch=$(mktemp -d "${TMPDIR:-/tmp}/workbook-latency.XXXXXX")
@@ -53,6 +58,7 @@ ms() { # START END (EPOCHREALTIME values) -> milliseconds
   echo $(((10#$b - 10#$a) / 1000))
 }
 secs() { printf '%d.%01d' $(($1 / 1000)) $((($1 % 1000) / 100)); } # MS -> S.D
+gap_secs() { printf '%d.%02d' $(($1 / 1000)) $((($1 % 1000) / 10)); } # MS -> S.DD (a silence: to the hundredth)
 # timed OUT PATTERN COMMAND...: runs it, its lines to OUT; sets T_TOTAL, T_FIRST (first line),
 # T_MATCH (first line matching PATTERN, or -1), T_AFTER (the first unindented line after that
 # one: a program's first line after "Running the ...", which may wrap), T_GAP (longest silence),
@@ -114,6 +120,14 @@ for n in $lessons; do
   timed "$scratch/$n.run.txt" '^Running the ' "$tree/workbook" run "$n" -- --n 1000
   rows+=("| $n | $(secs "$first_check") | $(secs "$med") | $(secs "$worst") | $(secs "$T_FIRST") | $([ "$T_AFTER" -ge 0 ] && secs "$T_AFTER" || echo "n/a") |")
 done
+sanitizer_rows=()
+if [ -n "$sanitizer_lesson" ]; then
+  for mode in race asan; do # each the first of its kind: it builds that sanitizer's simulator
+    echo "measure-latency: check $sanitizer_lesson --$mode..." >&2
+    timed "$scratch/$sanitizer_lesson.$mode.txt" '' "$tree/workbook" check "$sanitizer_lesson" "--$mode"
+    sanitizer_rows+=("| \`check $sanitizer_lesson --$mode\`, the first | $(secs "$T_TOTAL") s | $(secs "$T_FIRST") s | $(gap_secs "$T_GAP") s |")
+  done
+fi
 load_after=$(cut -d' ' -f1-3 /proc/loadavg 2>/dev/null || uptime)
 
 nvcc_note="nvcc's verdict included"
@@ -125,8 +139,14 @@ echo "$nvcc_note; progress asked for every second, as a terminal shows it."
 echo
 echo "| first \`./workbook\` | total | progress table at | longest silence |"
 echo "| --- | --- | --- | --- |"
-echo "| fresh copy | $(secs "$first_total") s | $(secs "$first_table") s | $(secs "$first_gap") s |"
+echo "| fresh copy | $(secs "$first_total") s | $(secs "$first_table") s | $(gap_secs "$first_gap") s |"
 echo
 echo "| lesson | first check (builds it) s | check after a one-line edit, median of $runs, s | slowest s | \`run NN\` first line s | program's first line s |"
 echo "| --- | --- | --- | --- | --- | --- |"
 printf '%s\n' "${rows[@]}"
+if [ ${#sanitizer_rows[@]} -gt 0 ]; then
+  echo
+  echo "| sanitizer check | total | first line at | longest silence |"
+  echo "| --- | --- | --- | --- |"
+  printf '%s\n' "${sanitizer_rows[@]}"
+fi
