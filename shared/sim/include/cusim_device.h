@@ -158,6 +158,16 @@ template <class T> __attribute__((always_inline)) inline decltype(auto) raw_arg(
 __asm__(".set memcpy, __tsan_memcpy\n\t.set memmove, __tsan_memmove\n\t.set memset, __tsan_memset");
 #endif
 
+/* The checker never checks host code (its callbacks return at once outside a block), so in a
+   program built with it the rewriter marks each host-only function of the program's own files
+   no_sanitize("thread") where it can do so without keeping an inline call from being inlined
+   (shared/sim/rewriter/host_code.c): a CPU reference loop then runs at its uninstrumented speed.
+   It does so only where it finds this declaration: never under ThreadSanitizer, which checks
+   host code itself. */
+#if defined(CUSIM_CHECKED) && !defined(CUSIM_TSAN)
+void cusim_host_code_is_not_checked();
+#endif
+
 /* The part of a block's state that block_loop reads; the runtime keeps the rest. */
 struct block {
   unsigned next;       /* next thread never started */

@@ -208,6 +208,11 @@ size_t attribute_group_end(const rewriter *r, size_t k);
 size_t attribute_group_start(const rewriter *r, size_t close);
 void scan(rewriter *r);
 
+/* ---- host_code.c: host-only functions of the program left uninstrumented ---------------- */
+
+/* definitions: (first token, name, '{') triples, count their number times 3. */
+void mark_host_code(rewriter *r, const size_t *definitions, size_t count);
+
 /* ---- launches.c, shared_decl.c, kernel_parameters.c: what the scan rewrites or checks ------ */
 
 int is_launch_start(const rewriter *r, size_t i);

@@ -52,6 +52,10 @@ typedef struct function_table {
    * the bounds' '(' (register_template_kernels). */
   size_t *template_kernels;
   size_t template_kernel_count, template_kernel_capacity;
+  /* Host-only definitions of the program's own files at namespace scope: the first token of each
+   * declaration, its name and the '{' of its body (host_code.c). */
+  size_t *host_definitions;
+  size_t host_definition_count, host_definition_capacity;
   /* Namespace aliases (namespace cg = cooperative_groups;): alias and namespace name tokens. */
   size_t *aliases;
   size_t alias_count, alias_capacity;
@@ -659,6 +663,18 @@ static void collect_functions(rewriter *r, function_table *table, unsigned char 
           table->device_definitions[table->device_definition_count++] = first;
           table->device_definitions[table->device_definition_count++] = k;
         }
+        if (spaces == SPACE_HOST && !is_constexpr && !r->tokens[i].system &&
+            !token_is(r, i - 1, "::") &&
+            (scope == NO_TOKEN || (scope > 0 && token_is(r, scope - 1, "namespace")))) {
+          if (!reserve((void **)&table->host_definitions, &table->host_definition_capacity,
+                       table->host_definition_count + 3, sizeof(size_t))) {
+            r->out_of_memory = 1;
+            break;
+          }
+          table->host_definitions[table->host_definition_count++] = first;
+          table->host_definitions[table->host_definition_count++] = i;
+          table->host_definitions[table->host_definition_count++] = k;
+        }
         break;
       }
       if (token_is_char(r, k, '=') || token_is_char(r, k, ',')) break;
@@ -814,6 +830,7 @@ void check_rules(rewriter *r) {
     register_kernels(r, &table);
     register_template_kernels(r, &table);
     relax_device_warnings(r, &table);
+    mark_host_code(r, table.host_definitions, table.host_definition_count);
     strip_launch_bounds(r);
     rewrite_builtins(r, device_body);
   }
@@ -821,6 +838,7 @@ void check_rules(rewriter *r) {
   free(table.kernels);
   free(table.template_kernels);
   free(table.device_definitions);
+  free(table.host_definitions);
   free(table.aliases);
   free(body_space);
   free(device_body);
