@@ -228,6 +228,9 @@ static size_t body_end(const rewriter *r, size_t open) {
 
 /* Names declared by the program's own files as plain types: struct, union and enum tags, and
  * typedefs with no '::' or '<' in them. */
+/* The work stays bounded whatever the input: at most this many type names and candidates. */
+enum { max_plain_types = 1024, max_definitions = 4096 };
+
 typedef struct name_set {
   size_t *tokens;
   size_t count, capacity;
@@ -242,7 +245,7 @@ static int set_has(const rewriter *r, const name_set *s, size_t i) {
 }
 
 static int set_add(rewriter *r, name_set *s, size_t i) {
-  if (set_has(r, s, i)) return 1;
+  if (s->count >= max_plain_types || set_has(r, s, i)) return 1; /* (past it: unknown, so kept) */
   if (!reserve((void **)&s->tokens, &s->capacity, s->count + 1, sizeof(size_t))) {
     r->out_of_memory = 1;
     return 0;
@@ -304,7 +307,8 @@ static int plain_tokens(const rewriter *r, size_t from, size_t to, const name_se
       /* i < n is a comparison: a name declared here (a parameter or a local of a plain type)
        * comes before it; anything else may be a template */
       int declared = 0;
-      for (size_t j = from; j < k && !declared; j++)
+      for (size_t j = k - from > RULE_WALK_LIMIT ? k - RULE_WALK_LIMIT : from; j < k && !declared;
+           j++)
         declared = token_is_identifier(r, j) && r->tokens[j].length == r->tokens[k].length &&
                    memcmp(token_text(r, j), token_text(r, k), r->tokens[k].length) == 0 &&
                    j > from &&
@@ -327,7 +331,7 @@ static int plain_tokens(const rewriter *r, size_t from, size_t to, const name_se
 }
 
 void mark_host_code(rewriter *r, const size_t *definitions, size_t count) {
-  if (count == 0) return;
+  if (count == 0 || count / 3 > max_definitions) return;
   /* Only a checked build declares it; and only the program's own files can give up on it. */
   int checked = 0, user_operator = 0;
   name_set types = {0};
