@@ -39,7 +39,7 @@ done
 [[ $(count_marked checked) == $(grep -c -E '^(static )?(inline )?[a-z]+ (marked_|main)' "$cases/host_code.cu") ]] ||
   fail "$(count_marked checked) functions marked, not the marked_* and main only"
 # The attribute where the build puts it: the output compiles (the build's own macros).
-"$cxx" -x c++ -std=gnu++17 -fsyntax-only -fsanitize=thread -D__global__= -D__device__= \
+"$cxx" -x c++ -std=gnu++17 -fsyntax-only -fsanitize=thread -Werror=attributes -D__global__= -D__device__= \
   -D__host__= -isystem "$include" "$work/checked.cpp" || fail "the marked output does not compile"
 
 rewrite host_code unchecked

@@ -330,6 +330,15 @@ static int plain_tokens(const rewriter *r, size_t from, size_t to, const name_se
   return 1;
 }
 
+/* Whether the attribute can open the declaration [first, name): not before extern "C" (gcc: "not
+ * permitted in this position") nor before a [[...]] attribute (clang: an error). */
+static int plain_declaration(const rewriter *r, size_t first, size_t name) {
+  for (size_t k = first; k < name; k++)
+    if (r->tokens[k].kind == TOKEN_LITERAL || token_is_char(r, k, '[') || token_is(r, k, "alignas"))
+      return 0;
+  return 1;
+}
+
 void mark_host_code(rewriter *r, const size_t *definitions, size_t count) {
   if (count == 0 || count / 3 > max_definitions) return;
   /* Only a checked build declares it; and only the program's own files can give up on it. */
@@ -379,7 +388,8 @@ void mark_host_code(rewriter *r, const size_t *definitions, size_t count) {
     defs[n++] = (host_definition){definitions[d], definitions[d + 1], definitions[d + 2], end, 0};
   }
   for (size_t d = 0; d < n; d++)
-    if (plain_tokens(r, defs[d].first, defs[d].end, &types, defs, n)) {
+    if (plain_declaration(r, defs[d].first, defs[d].name) &&
+        plain_tokens(r, defs[d].first, defs[d].end, &types, defs, n)) {
       size_t at = r->tokens[defs[d].first].start;
       r->scratch.size = 0;
       scratch_text(r, "__attribute__((no_sanitize(\"thread\"))) ");

@@ -78,6 +78,11 @@ int kept_unknown_type(const float *a) {
   return (int)(a[0] + grid.x);
 }
 int kept_calls_device_side(int x) { return kept_constexpr(x); }
+extern "C" int kept_extern_c(int x) { return x + 1; }
+[[nodiscard]] int kept_cxx_attribute(int x) { return x - 1; }
+extern "C" {
+int marked_in_extern_block(int x) { return 2 * x; }
+}
 int main(void) {
   float *d = NULL;
   cudaMalloc(&d, 64 * sizeof(float));
