@@ -122,7 +122,9 @@ namespace cusim {
 namespace rt {
 // A path as a program names it, as one to open (internal.hpp).
 std::string source_path(const std::string &path) {
-  static const std::string root = built_in_source_root();
+  // A string made here each time, not a static one: the leak report runs at exit, after static
+  // objects are destroyed (a static std::string read there gave "/sim/leak_cases.c" for the root).
+  const std::string root = built_in_source_root();
   if (root.empty() || path.empty()) return path;
   // Relative: the checkout's file where there is one (a program of another build, nvcc-sim's
   // `nvcc-sim x.cu`, names its files relative to where it was compiled: left as it is).
