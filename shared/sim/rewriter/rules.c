@@ -525,6 +525,17 @@ static void relax_device_warnings(rewriter *r, const function_table *table) {
   }
 }
 
+/* Appends n token indices to a growable list; 0 (out of memory noted) when it cannot. */
+static int append_tokens_of(rewriter *r, size_t **list, size_t *count, size_t *capacity,
+                            const size_t *tokens, size_t n) {
+  if (!reserve((void **)list, capacity, *count + n, sizeof(size_t))) {
+    r->out_of_memory = 1;
+    return 0;
+  }
+  for (size_t k = 0; k < n; k++) (*list)[(*count)++] = tokens[k];
+  return 1;
+}
+
 /* Pass 1: every function declared outside function bodies, with its execution spaces; marks
  * in body_space the '{' of each definition's body. */
 static void collect_functions(rewriter *r, function_table *table, unsigned char *body_space,
@@ -655,25 +666,18 @@ static void collect_functions(rewriter *r, function_table *table, unsigned char 
         device_body[k] = (unsigned char)(global_at != NO_TOKEN || device_at != NO_TOKEN);
         if (spaces == SPACE_GLOBAL && !r->tokens[i].system) note_kernel(r, table, first, i, k);
         if ((spaces == SPACE_GLOBAL || spaces == SPACE_DEVICE) && !r->tokens[i].system) {
-          if (!reserve((void **)&table->device_definitions, &table->device_definition_capacity,
-                       table->device_definition_count + 2, sizeof(size_t))) {
-            r->out_of_memory = 1;
+          const size_t where[] = {first, k};
+          if (!append_tokens_of(r, &table->device_definitions, &table->device_definition_count,
+                                &table->device_definition_capacity, where, 2))
             break;
-          }
-          table->device_definitions[table->device_definition_count++] = first;
-          table->device_definitions[table->device_definition_count++] = k;
         }
         if (spaces == SPACE_HOST && !is_constexpr && !r->tokens[i].system &&
             !token_is(r, i - 1, "::") &&
             (scope == NO_TOKEN || (scope > 0 && token_is(r, scope - 1, "namespace")))) {
-          if (!reserve((void **)&table->host_definitions, &table->host_definition_capacity,
-                       table->host_definition_count + 3, sizeof(size_t))) {
-            r->out_of_memory = 1;
+          const size_t where[] = {first, i, k};
+          if (!append_tokens_of(r, &table->host_definitions, &table->host_definition_count,
+                                &table->host_definition_capacity, where, 3))
             break;
-          }
-          table->host_definitions[table->host_definition_count++] = first;
-          table->host_definitions[table->host_definition_count++] = i;
-          table->host_definitions[table->host_definition_count++] = k;
         }
         break;
       }
