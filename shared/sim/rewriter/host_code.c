@@ -342,7 +342,7 @@ static int plain_declaration(const rewriter *r, size_t first, size_t name) {
 void mark_host_code(rewriter *r, const size_t *definitions, size_t count) {
   if (count == 0 || count / 3 > max_definitions) return;
   /* Only a checked build declares it; and only the program's own files can give up on it. */
-  int checked = 0, user_operator = 0;
+  int checked = 0, user_operator = 0, using_namespace = 0;
   name_set types = {0};
   for (size_t i = 0; i < r->token_count; i++) {
     if (!token_is_identifier(r, i)) continue;
@@ -351,7 +351,10 @@ void mark_host_code(rewriter *r, const size_t *definitions, size_t count) {
       continue;
     }
     if (token_is(r, i, "operator")) user_operator = 1;
-    if (token_is(r, i, "using") && token_is(r, i + 1, "namespace")) return;
+    if (token_is(r, i, "using") && token_is(r, i + 1, "namespace")) {
+      using_namespace = 1;
+      break;
+    }
     if ((token_is(r, i, "struct") || token_is(r, i, "union") || token_is(r, i, "enum")) &&
         token_is_identifier(r, i + 1) && !set_add(r, &types, i + 1))
       break;
@@ -371,7 +374,7 @@ void mark_host_code(rewriter *r, const size_t *definitions, size_t count) {
       if (plain && last != NO_TOKEN && !set_add(r, &types, last)) break;
     }
   }
-  if (!checked || user_operator || r->out_of_memory) {
+  if (!checked || user_operator || using_namespace || r->out_of_memory) {
     free(types.tokens);
     return;
   }
