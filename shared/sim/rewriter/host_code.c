@@ -9,12 +9,12 @@
  * function that called an inline function (an operator of a vector type, a small helper, a
  * member function) would call it out of line, at every use. A function is marked only where
  * that cannot happen: it calls nothing but the C library's functions, the CUDA libraries', and
- * other functions marked here; it names no member function, no '::' and no type the rewriter
- * does not know to be a plain one (a built-in type, a C library typedef, a struct or typedef of
- * the program's own when none of its files defines an operator); its file says
- * `using namespace` nowhere. Everything else stays as it was. Not marked either: __device__,
- * __host__ __device__, __global__ and constexpr functions (device code may run them), templates,
- * members, operators.
+ * other host functions of the file (marked too, or a call that was a call already); it names no
+ * member function, no '::' and no type the rewriter does not know to be a plain one (a built-in
+ * type, a C library typedef, a struct or typedef of the program's own when none of its files
+ * defines an operator); its file says `using namespace` nowhere. Everything else stays as it was.
+ * Not marked either: __device__, __host__ __device__, __global__ and constexpr functions (device
+ * code may run them), templates, members, operators.
  *
  * Only where cusim_device.h declares cusim_host_code_is_not_checked (a checked build): under
  * ThreadSanitizer (the sim-race build) host code is what it checks. */
