@@ -158,6 +158,76 @@ static const char *const host_only_functions[] = {
     "fgetc",  "getchar", "fprintf", "fscanf", "scanf",   "time",    "exit",
     "system", "getenv",  "sleep",   "usleep", "fflush",  "perror",  NULL};
 
+/* CUDA's device library functions that nvcc declares __device__ only, so that a host function
+ * calling one is rejected ("calling a __device__ function from a __host__ function"), each checked
+ * against nvcc 13 by tests/rewriter/check_device_library.sh. The simulator's headers define them
+ * as plain functions (so its build would take such a call) or as macros: those are found by what
+ * they expand to (device_macro_name). Not here: what the host may call too (cuda_fp16's
+ * conversions, __hadd; clock), and what the simulator does not have (__dp4a). */
+/* clang-format off */
+static const char *const device_only_functions[] = {
+    "atomicAdd", "atomicSub", "atomicExch", "atomicMin", "atomicMax", "atomicInc", "atomicDec",
+    "atomicCAS", "atomicAnd", "atomicOr", "atomicXor", "atomicAdd_block", "atomicAdd_system",
+    "__threadfence", "__threadfence_block", "__threadfence_system", "__activemask", "__ldg",
+    "__popc", "__popcll", "__clz", "__clzll", "__ffs", "__ffsll", "__brev", "__fdividef", "__expf",
+    "__logf", "__sinf", "__cosf", "__powf", "__saturatef", "__float2int_rn", "__int2float_rn",
+    "__mul24", "__umul24", "__mulhi", "__umulhi", "__sad", "__nanosleep", "clock64", "__fmaf_rn",
+    "__fadd_rn", "__frcp_rn", "__fsqrt_rn", "__double2float_rn", "__float_as_int",
+    "__int_as_float", "__uint_as_float", "__float_as_uint", "__double_as_longlong",
+    "__longlong_as_double", "curand_init", "curand", "curand_uniform", "curand_uniform_double",
+    "curand_normal", "curand_normal_double", "curand_normal2", "curand_uniform4", "curand_normal4",
+    "curand_log_normal", "curand_poisson", NULL};
+/* The simulator's macros (cusim_device.h) for device functions, by the ::cusim::dev:: function
+ * they call: the CUDA name. warp_op and reduce_sync carry it as a string; syncthreads as its first
+ * argument (1 _count, 2 _and, 3 _or); all_of and syncwarp_mask wrap a warp_op that names it. */
+static const char *const device_macros[][2] = {
+    {"shfl", "__shfl_sync"}, {"shfl_up", "__shfl_up_sync"}, {"shfl_down", "__shfl_down_sync"},
+    {"shfl_xor", "__shfl_xor_sync"}, {"match_any", "__match_any_sync"},
+    {"match_all", "__match_all_sync"}, {"reduce_add", "__reduce_add_sync"},
+    {"reduce_min", "__reduce_min_sync"}, {"reduce_max", "__reduce_max_sync"}, {NULL, NULL}};
+/* clang-format on */
+
+/* The CUDA name of the device function whose macro made the call ::cusim::dev::NAME at token i,
+ * or NULL (device_macros). */
+static const char *device_macro_name(const rewriter *r, size_t i) {
+  static const char *const named[] = {
+      "__syncwarp",       "__ballot_sync",     "__all_sync", "__reduce_and_sync",
+      "__reduce_or_sync", "__reduce_xor_sync", NULL};
+  for (size_t m = 0; device_macros[m][0]; m++)
+    if (token_is(r, i, device_macros[m][0])) return device_macros[m][1];
+  if (token_is(r, i, "syncthreads") && token_is_char(r, i + 1, '(')) {
+    if (token_is(r, i + 2, "1")) return "__syncthreads_count";
+    if (token_is(r, i + 2, "2")) return "__syncthreads_and";
+    if (token_is(r, i + 2, "3")) return "__syncthreads_or";
+    return NULL;
+  }
+  if (!token_is(r, i, "warp_op") && !token_is(r, i, "reduce_sync")) return NULL;
+  const char *name = NULL;
+  size_t depth = 0;
+  for (size_t k = i + 1; k < r->token_count && k - i < RULE_WALK_LIMIT; k++) {
+    if (token_is_char(r, k, '(')) {
+      depth++;
+    } else if (token_is_char(r, k, ')')) {
+      if (depth == 0 || --depth > 0) continue;
+      /* __any_sync(m, p) is (__ballot_sync((m), (p)) != 0u ? 1 : 0) */
+      if (name && strcmp(name, "__ballot_sync") == 0 && token_is_char(r, k + 1, ')') &&
+          token_is_char(r, k + 2, '!') && token_is_char(r, k + 3, '=') &&
+          token_is(r, k + 4, "0u") && token_is_char(r, k + 5, '?'))
+        return "__any_sync";
+      return name;
+    } else if (depth == 1 && !name && r->tokens[k].kind == TOKEN_LITERAL) {
+      for (const char *const *n = named; *n; n++) {
+        size_t length = strlen(*n);
+        if (r->tokens[k].length == length + 2 && token_text(r, k)[0] == '"' &&
+            memcmp(token_text(r, k) + 1, *n, length) == 0)
+          name = *n;
+      }
+      if (!name) return NULL;
+    }
+  }
+  return NULL;
+}
+
 static int is_scope_boundary(const rewriter *r, size_t k) {
   return is_statement_boundary(r, k) ||
          (token_is_char(r, k, ':') && !token_is_char(r, k + 1, ':') &&
@@ -788,6 +858,16 @@ static void check_calls(rewriter *r, function_table *table, const unsigned char 
     if (!is_name(r, i) || !token_is_char(r, i + 1, '(')) continue;
     if (token_is_char(r, i - 1, '.') || token_is(r, i - 1, "->") || token_is_char(r, i - 1, '~'))
       continue;
+    if (host_only && i > 4 && token_is(r, i - 1, "::") && token_is(r, i - 2, "dev") &&
+        token_is(r, i - 3, "::") && token_is(r, i - 4, "cusim")) {
+      const char *cuda_name = device_macro_name(r, i);
+      if (cuda_name) {
+        char after[96];
+        snprintf(after, sizeof after, "%s'; only device code can call it", cuda_name);
+        report_rule(r, i, "host code calls the __device__ function '", NO_TOKEN, after);
+      }
+      continue;
+    }
     function_name *entry;
     if (token_is(r, i - 1, "::") && i > 1 && token_is_identifier(r, i - 2)) {
       /* Q::f (cg::reduce) is Q's f, never a namesake elsewhere: unknown in Q, no rule applies */
@@ -805,7 +885,9 @@ static void check_calls(rewriter *r, function_table *table, const unsigned char 
     if (user_callee == SPACE_GLOBAL) {
       report_rule(r, i, "'", i,
                   "' is a __global__ function: launch it with <<<grid, block>>>, do not call it");
-    } else if (host_only && user_callee == SPACE_DEVICE) {
+    } else if (host_only &&
+               (user_callee == SPACE_DEVICE ||
+                (!(entry && entry->user) && token_in_list(r, i, device_only_functions)))) {
       report_rule(r, i, "host code calls the __device__ function '", i,
                   "'; only device code can call it");
     } else if (device_only && (callee == 0 || callee == SPACE_HOST) &&
