@@ -281,9 +281,10 @@ template <class Item> [[noreturn]] CUSIM_FLATTEN void block_loop(block *b) {
     thread_ctx &c = ::cusim_tls;
     if (one_d) {
       CUSIM_SET(c.thread_idx.x, t); /* y and z are 0 for the whole block */
-    } else { /* threads start in order: step the index instead of dividing */
-      /* field by field, as CUSIM_GET and CUSIM_SET read and write them: a uint3 copied whole was
-         two calls of __tsan_read_range and __tsan_write_range a thread (9% of a 2-D stencil) */
+    } else {
+      /* Threads start in order: step the index instead of dividing, field by field as CUSIM_GET
+         and CUSIM_SET read and write them (a uint3 copied whole was a call of __tsan_read_range
+         and two of __tsan_write_range a thread: 9% of a 2-D stencil). */
       uint3 i = {CUSIM_GET(b->next_idx.x), CUSIM_GET(b->next_idx.y), CUSIM_GET(b->next_idx.z)};
       CUSIM_SET(c.thread_idx.x, i.x);
       CUSIM_SET(c.thread_idx.y, i.y);
