@@ -53,17 +53,10 @@ verdict() { # the verdict's lines and status, from nvcc's log
   sed -E 's/^([^ (][^(]*)\(([0-9]+)\): /\1:\2: /' "$scratch/log" | grep -v -E '^Compilation terminated|^$' | head -n 30
   return 1
 }
-# nvcc's verdict in two chains side by side. nvcc runs its steps one after another: the host
-# front end (preprocess, cudafe++), then the device one (preprocess, cicc, ptxas), then steps that
-# cannot fail on a learner's code (fatbinary, the host stub's preprocessing). The two front ends
-# share nothing but a module id, so they run at once here, from nvcc's own --dryrun plan (each in
-# its own folder), and the log reads as nvcc's would: the host chain's lines, then, if it passed,
-# the device chain's. On two cores this halves the wait for a lesson with heavy headers (lesson 12:
-# cooperative groups and cuRAND). Returns nvcc's status (0 or not), or 125 when the plan is not
-# the one expected (then nvcc runs as usual). WB_NVCC_SPLIT=0 turns it off.
 # A smaller front-end pass: the toolkit's tables of numbers. curand_kernel.h brings in
 # curand_precalc.h, 1.4 MB of unsigned ints (a fifth of lesson 12's preprocessed text), and both
-# front ends parse it each time: 0.3 s of cudafe++'s 1.6 s and of cicc's 1.4 s. Between a
+# front ends parse it each time (0.17 s of cicc's 1.4 s of front end, by its own trace; the
+# verdict takes 0.37 CPU-s less of lesson 12's 4.9 without it: docs/results.md). Between a
 # preprocessing step and its front end, thin_tables blanks the lines of numbers in the initializer
 # of a toolkit array that is neither const nor constexpr and has every bound written out: the
 # array's type is the same, its elements are zero, and a value of a non-const object is never seen
@@ -93,6 +86,14 @@ thin_step() { # PREPROCESSING-COMMAND: prints the thin_tables line for its outpu
   [[ $1 =~ \ -o\ \"([^\"]+)\" ]] || return 1
   printf 'thin_tables %q\n' "${BASH_REMATCH[1]}"
 }
+# nvcc's verdict in two chains side by side. nvcc runs its steps one after another: the host
+# front end (preprocess, cudafe++), then the device one (preprocess, cicc, ptxas), then steps that
+# cannot fail on a learner's code (fatbinary, the host stub's preprocessing). The two front ends
+# share nothing but a module id, so they run at once here, from nvcc's own --dryrun plan (each in
+# its own folder), and the log reads as nvcc's would: the host chain's lines, then, if it passed,
+# the device chain's. On two cores this halves the wait for a lesson with heavy headers (lesson 12:
+# cooperative groups and cuRAND). Returns nvcc's status (0 or not), or 125 when the plan is not
+# the one expected (then nvcc runs as usual). WB_NVCC_SPLIT=0 turns it off.
 nvcc_plan() { # SIDE(host|device) ARGS...: prints that side's commands, one a line; fails if unexpected
   local side=$1 line dir=$scratch/$1
   shift
