@@ -68,7 +68,8 @@ verdict() { # the verdict's lines and status, from nvcc's log
 thin_tables() { # FILE: thins the preprocessed FILE in place
   [ "${WB_NVCC_THIN:-1}" != 0 ] && [ -n "${TOP:-}" ] || return 0
   awk -v top="\"$TOP/" -v names="$scratch/thinned" '
-    /^# [0-9]+ "/ { toolkit = index($3, top) == 1; file = $3; print; next }
+    # (a table is thinned within one file: the lines of another, even inside it, are left alone)
+    /^# [0-9]+ "/ { if ($3 != file) depth = 0; toolkit = index($3, top) == 1; file = $3; print; next }
     depth > 0 {
       if ($0 ~ /^([ \t]*(0[xX][0-9a-fA-F]+|[0-9]+)[uUlL]*[ \t]*,?)+[ \t]*$/) {
         print ""
