@@ -6,7 +6,7 @@
 # rejection that names a thinned file is asked of nvcc as it stands. A stand-in toolkit (nvcc with
 # a --dryrun plan, gcc -E, cudafe++, cicc, ptxas) keeps what each front end was given, so this
 # runs without the CUDA toolkit (no build). The real toolkit's curand_precalc.h is thinned in
-# lesson 12's verdict and in the must-not-compile snippet nocompile.nvcc.curand_in_host_code.
+# lesson 12's verdict and in unit.nocompile.curand_in_host_code.nvcc (against nvcc's own run).
 source "$(dirname "${BASH_SOURCE[0]}")/lib.sh"
 
 toolkit=$SCRATCH/cuda
@@ -38,7 +38,7 @@ cat <<PLAN
 #\$ ptxas -arch=sm_90 -m64 "$keep/x.ptx" -o "$keep/x.cubin"
 PLAN
 NVCC
-# gcc -E: the source, after a toolkit header (under TOP) with four tables, and a table of the
+# gcc -E: the source, after a toolkit header (under TOP) with its tables, and a table of the
 # learner's own in the source's region (line markers as gcc writes them).
 cat >"$toolkit/bin/gcc" <<'GCC'
 #!/usr/bin/env bash
