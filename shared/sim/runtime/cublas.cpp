@@ -240,8 +240,20 @@ using namespace cusim::rt;
 
 extern "C" {
 
+#if defined(CUSIM_TSAN) && !defined(CUSIM_NO_CBLAS)
+// Under ThreadSanitizer (the sim-race preset, the workbook's --race) OpenBLAS computes on the
+// calling thread only: its worker threads wait for work and hand results back through flags
+// that ThreadSanitizer cannot see (OpenBLAS is not instrumented), so a copy of a product that one
+// of them wrote was reported as a data race in the runtime's own cudaMemcpy (lesson 17, n = 100).
+void openblas_set_num_threads(int num_threads); // OpenBLAS's (cblas.h), declared here too
+#endif
+
 cublasStatus_t cublasCreate(cublasHandle_t *handle) {
   creation_site here(__builtin_return_address(0));
+#if defined(CUSIM_TSAN) && !defined(CUSIM_NO_CBLAS)
+  static std::once_flag one_thread;
+  std::call_once(one_thread, [] { openblas_set_num_threads(1); });
+#endif
   if (handle == nullptr) return CUBLAS_STATUS_INVALID_VALUE;
   cublasHandle_t h = new cublasContext;
   std::lock_guard<std::mutex> lock(handles_mu);
