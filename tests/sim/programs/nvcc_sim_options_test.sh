@@ -111,6 +111,14 @@ for option in -Wall -Wextra -fopenmp -fPIC -pthread -march=native -mavx2 --frobn
   unknown_checked=$((unknown_checked + 1))
 done
 [[ $failures -eq $failures_before ]] && echo "ok: $unknown_checked options nvcc does not know are refused with why"
+# A value given to an option of nvcc's that takes none: refused, as nvcc refuses it.
+for option in --keep=1 -err-no=1; do
+  out=$("$nvcc_sim" --dryrun "$option" k.cu 2>&1) && fail "$option: nvcc refuses it, nvcc-sim took it"
+  grep -q -F "takes no value; nvcc refuses $option too" <<<"$out" || fail "$option: the refusal does not say why: $out"
+  if [[ -n "$nvcc" ]] && "$nvcc" --dryrun "$option" -c k.cu -o nvcc.o >/dev/null 2>&1; then
+    fail "$option: nvcc takes it, so nvcc-sim must not refuse it"
+  fi
+done
 if "$nvcc_sim" -forward-unknown-to-host-compiler -Wall -c k.cu -o forwarded.o 2>forward.log &&
   [[ -s forwarded.o ]]; then
   echo "ok: -forward-unknown-to-host-compiler sends -Wall on"
