@@ -1148,6 +1148,10 @@ cmd_grade() {
     warn "  --run-memory is not enforced, and --run-procs is RLIMIT_NPROC's (see docs/instructor-guide.md)"
   fi
   for lesson in "${lessons[@]}"; do grade_check_inputs "$lesson" "$(backend_for "$lesson")"; done
+  # CMake's compiler identification left its scratch in the build folder (the test programs it
+  # compiled, nvcc's temporaries): half the folder's bytes, never read again. Every submission
+  # starts from a copy of the base, so it is left out of it.
+  rm -rf "$gbuild"/CMakeFiles/[0-9]*/CompilerId* "$gbuild/CMakeFiles/CheckCUDA"
   grade_snapshot "$tree" "$gbuild"
   say "This grade's seed: $GRADE_SEED (an input of its own for every lesson; --seed repeats it)" | grade_console
   printf 'backend\t%s\nlessons\t%s\nseed\t%s\ntimeout\t%s\nlimits\t%s\n' "$where" "${lessons[*]}" "$GRADE_SEED" "$GRADE_TIMEOUT" \

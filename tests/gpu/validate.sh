@@ -217,7 +217,9 @@ build_case_binary() { # BINARY: one nvcc build in the background; its status goe
   local sources=() flags=()
   read -r -a sources <<<"${binary_sources[$1]}"
   read -r -a flags <<<"${binary_flags[$1]}"
-  (cd "$root/tests/sim" && nvcc_program "$dir/bin/$1" "${flags[@]}" -- "${sources[@]}") \
+  # From the root, each source by its full path, as step 3 and the build's
+  # unit.sim.*.builds_with_nvcc tests compile theirs: with --launcher ccache they share the objects.
+  (cd "$root" && nvcc_program "$dir/bin/$1" "${flags[@]}" -- "${sources[@]/#/$root/tests/sim/}") \
     >"$logs/program.$1.log" 2>&1
   echo $? >"$logs/program.$1.status"
 }
