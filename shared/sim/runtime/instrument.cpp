@@ -86,6 +86,15 @@ uint64_t *race_shadow = nullptr;
 uint64_t *byte_shadow = nullptr;
 constexpr uintptr_t byte_shadow_bytes = (big_start + shared_bytes) * 24;
 unsigned char *bounds_shadow = nullptr;
+// One byte per 4 KiB page of the arena: where every granule of the page is addressable (its 512
+// bounds bytes all 8), page_small, or page_big in a big block (bounds only); else 0. An aligned
+// access to such a page needs no look at the bounds shadow (check_in_arena, the callbacks). A
+// column walk down a large matrix meets a new line of the bounds shadow at every element; these
+// bytes of a 16 MB array fit in 4 KB.
+unsigned char *page_ok = nullptr;
+constexpr unsigned char page_small = 1, page_big = 2;
+constexpr uintptr_t ok_page = 4096;
+constexpr uintptr_t page_ok_bytes = arena_bytes / ok_page + ok_page; // (an access at the very top)
 // Words of small global blocks read by threads of more than one block since the last write, in
 // this epoch (the epoch's number, 2 bytes a word; see race_word): a read of such a word can find
 // nothing new to report and changes nothing a later write is judged by, so it skips the cell.
@@ -160,17 +169,20 @@ void init() {
   void *shared_reads = reserve(read_shared_bytes, PROT_READ | PROT_WRITE);
   void *race = reserve(arena_bytes * 6, PROT_READ | PROT_WRITE);
   void *bytes = reserve(byte_shadow_bytes, PROT_READ | PROT_WRITE);
-  if (!data || !bounds || !race || !bytes || !shared_reads) {
+  void *pages = reserve(page_ok_bytes, PROT_READ | PROT_WRITE);
+  if (!data || !bounds || !race || !bytes || !shared_reads || !pages) {
     if (data) munmap(data, arena_bytes);
     if (bounds) munmap(bounds, arena_bytes / 8);
     if (race) munmap(race, arena_bytes * 6);
     if (bytes) munmap(bytes, byte_shadow_bytes);
     if (shared_reads) munmap(shared_reads, read_shared_bytes);
+    if (pages) munmap(pages, page_ok_bytes);
     std::fprintf(stderr, "cusim: warning: cannot reserve address space for the memory checker: "
                          "races and out-of-bounds accesses are not checked\n");
     return;
   }
   bounds_shadow = (unsigned char *)bounds;
+  page_ok = (unsigned char *)pages;
   race_shadow = (uint64_t *)race;
   byte_shadow = (uint64_t *)bytes;
   read_shared = (uint16_t *)shared_reads;
@@ -188,13 +200,28 @@ uintptr_t round_up(uintptr_t v, uintptr_t a) {
   return (v + a - 1) / a * a;
 }
 
-// Marks [off, off + bytes) addressable (bytes may end inside a granule) or with `mark`.
+// Marks [off, off + bytes) addressable (bytes may end inside a granule) or with `mark`, and keeps
+// page_ok: the pages wholly inside an addressable block are set, those at its edges looked at.
 void set_bounds(uintptr_t off, size_t bytes, bool live) {
   uintptr_t g = off / 8, full = bytes / 8;
+  uintptr_t p0 = off / ok_page, p1 = (off + bytes + ok_page - 1) / ok_page;
   if (live) {
     std::memset(bounds_shadow + g, 8, full);
     if (bytes % 8) bounds_shadow[g + full] = (unsigned char)(bytes % 8);
+    unsigned char ok = off - big_start < global_bytes - big_start ? page_big : page_small;
+    uintptr_t in_lo = (off + ok_page - 1) / ok_page, in_hi = (off + full * 8) / ok_page;
+    if (in_hi <= in_lo) in_lo = in_hi = p1;
+    std::memset(page_ok + in_lo, ok, in_hi - in_lo);
+    for (uintptr_t p = p0; p < p1; ++p) {
+      if (p == in_lo) p = in_hi;
+      if (p >= p1) break;
+      const unsigned char *s = bounds_shadow + p * (ok_page / 8);
+      unsigned char all = 1;
+      for (uintptr_t k = 0; k < ok_page / 8; ++k) all &= s[k] == 8;
+      page_ok[p] = all ? ok : 0;
+    }
   } else {
+    std::memset(page_ok + p0, 0, p1 - p0);
     std::memset(bounds_shadow + g, freed_mark, (bytes + 7) / 8);
   }
 }
@@ -464,8 +491,10 @@ __attribute__((always_inline)) inline void check_cell(uint64_t *cell, uint64_t m
       report_race(a, size, false, writer, true, in_shared, pc, meta_writer_pc(meta), vol);
     if (in_shared && !pending_uninit.set &&
         (writer == 0 || rec_gid1(writer) - itls.gid1_base >= itls.nthreads) &&
-        running_grid() == nullptr) // (a grid.sync() starts a new epoch: records are gone)
+        running_grid() == nullptr) { // (a grid.sync() starts a new epoch: records are gone)
       pending_uninit = {true, size, cusim_tls.tid, *itls.bar_gen, a, pc};
+      itls.fast = false; // every access now goes the slow way, to report it after a barrier
+    }
     uint64_t next = mine;
     if (reader != 0) {
       order o = relate(reader, in_shared);
@@ -840,11 +869,20 @@ __attribute__((noinline)) void race_word(uintptr_t a, uintptr_t off, const void 
 // word of an allocation whose size is not a multiple of 8).
 template <unsigned N, bool W, bool V>
 __attribute__((noinline)) void check_in_arena(uintptr_t a, const void *pc) {
+  uintptr_t off = a - arena_base;
+  // Aligned (so within one page), on a page whose every byte is addressable: no granule to look
+  // at. (A big block's pages the callback settled already.)
+  if (__builtin_expect(itls.fast & ((off & (N - 1)) == 0), 1)) {
+    unsigned v = page_ok[off / ok_page];
+    if (v == page_big) return;
+    if (__builtin_expect(v == page_small, 1)) {
+      if (itls.gid1_base == 0) return; // grid too large to number its threads in 32 bits
+      if constexpr (N == 4) return race_word<W, V>(a, off, pc);
+      return race_check<N, W, V>(a, off, pc);
+    }
+  }
   if constexpr (N == 4) {
-    uintptr_t off = a - arena_base;
-    if (__builtin_expect(!((off & 3) | !itls.on | (cusim_tls.blk == nullptr) |
-                           (pending_uninit.set | prof_on | watch_on)),
-                         1)) {
+    if (__builtin_expect(!((off & 3) | !itls.fast), 1)) {
       unsigned v = bounds_shadow[off / 8];
       if (__builtin_expect(v <= 8 && v >= (off & 7) + 4, 1)) {
         if (off - big_start < global_bytes - big_start) return; // a big block: bounds only
@@ -1152,8 +1190,13 @@ void checker_block_end() {
   if (__builtin_expect(pending_uninit.set, 0)) report_uninit();
 }
 
+bool checker_fast_ok() {
+  return !prof_on && !watch_on;
+}
+
 void checker_worker_done() {
   itls.on = false;
+  itls.fast = false;
   pending_uninit.set = false; // (a block that failed leaves its read unreported)
   checker_flush_worker();
 }
@@ -1302,6 +1345,10 @@ using cusim::rt::arena_span;
 using cusim::rt::check;
 using cusim::rt::check_in_arena;
 using cusim::rt::check_range;
+using cusim::rt::itls;
+using cusim::rt::ok_page;
+using cusim::rt::page_big;
+using cusim::rt::page_ok;
 #define CUSIM_PC __builtin_return_address(0)
 
 extern "C" {
@@ -1323,8 +1370,14 @@ void __tsan_ignore_thread_begin() {}
 void __tsan_ignore_thread_end() {}
 
 // One compare for an address outside the arena; the check itself out of line (check_in_arena).
+// Then, for an aligned access to a page of a big block whose every byte is addressable (the
+// element-wise kernel over big arrays): two loads and a compare (page_ok).
 #define CUSIM_CHECK(N, W, V)                                                                       \
-  if (__builtin_expect((uintptr_t)p - arena_base >= arena_span, 1)) return;                        \
+  uintptr_t off_ = (uintptr_t)p - arena_base;                                                      \
+  if (__builtin_expect(off_ >= arena_span, 1)) return;                                             \
+  if (__builtin_expect(itls.fast & ((off_ & (N - 1)) == 0), 1) &&                                  \
+      page_ok[off_ / ok_page] == page_big)                                                         \
+    return;                                                                                        \
   check_in_arena<N, W, V>((uintptr_t)p, CUSIM_PC)
 #define CUSIM_ACCESS(N)                                                                            \
   void __tsan_read##N(void *p) {                                                                   \
@@ -1498,6 +1551,9 @@ std::vector<watch_hit> checker_unwatch(kernel_footprint *) {
   return {};
 }
 void checker_launch_begin() {}
+bool checker_fast_ok() {
+  return false;
+}
 void checker_worker_done() {}
 void checker_block_end() {}
 void checker_flush_worker() {}

@@ -255,6 +255,9 @@ struct instr_thread {
   unsigned nthreads = 0;  // threads per block
   const unsigned *bar_gen = nullptr;  // the block's __syncthreads() count
   const uint32_t *warp_gen = nullptr; // per warp: completed __syncwarp()s and warp functions
+  // a block runs here, neither profiled nor watched (checker_fast_ok), with no read of
+  // uninitialized __shared__ memory pending: the callbacks may take the page test (page_ok)
+  bool fast = false;
 };
 // Hidden: only the runtime reads it, so in a program its accesses are at a fixed offset from the
 // thread pointer (the linker relaxes them), with no load of that offset on every checked access.
@@ -289,6 +292,8 @@ bool checker_watch(const std::vector<watch_range> &ranges, bool footprint);
 std::vector<watch_hit> checker_unwatch(kernel_footprint *footprint);
 void checker_launch_begin(); // a launch starts: the race records of the last one are dropped
 void checker_worker_done();  // this worker runs no more blocks of the launch
+// Neither the profiler nor a watch is on: a block starting now may take the callbacks' page test.
+bool checker_fast_ok();
 // A block ends (all its threads done): a read of __shared__ memory no thread of it wrote, not yet
 // reported, ends the launch with its message.
 void checker_block_end();

@@ -885,6 +885,7 @@ bool start_block(worker *w) {
   cusim_tls.block_idx = b->idx;
   cusim_tls.blk = b;
   itls.on = true;
+  itls.fast = checker_fast_ok();
   itls.nthreads = b->nthreads;
   itls.gid1_base =
       (i + 1) * (uint64_t)b->nthreads < UINT32_MAX ? (uint32_t)(i * b->nthreads + 1) : 0;
