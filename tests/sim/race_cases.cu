@@ -90,6 +90,17 @@ __global__ void one_past(const float *in, float *out, int n) { // i <= n
   int i = blockIdx.x * blockDim.x + threadIdx.x;
   if (i <= n) out[i] = in[i];
 }
+// Arrays of exactly one page (4096 bytes): every byte of the page is addressable, so the checker
+// settles their accesses by the page (page_ok, instrument.cpp); the read one past is on the next
+// page, which must not count as addressable.
+__global__ void page_past(const float *in, float *out, int n) { // i <= n
+  int i = blockIdx.x * blockDim.x + threadIdx.x;
+  if (i <= n) out[i] = in[i];
+}
+__global__ void page_past_double(const double *in, double *out, int n) { // i <= n
+  int i = blockIdx.x * blockDim.x + threadIdx.x;
+  if (i <= n) out[i] = in[i];
+}
 // An array of 3 ints: its last word shares a granule with the 4 bytes after it (issue 27, item 7:
 // the checker's fast path takes such a granule only for the bytes that are addressable).
 __global__ void odd_past(const int *in, int *out, int n) { // i <= n
@@ -319,6 +330,22 @@ int main(int argc, char **argv) {
     cudaMalloc(&b, 1000 * sizeof(float));
     cudaMemset(a, 0, 1000 * sizeof(float));
     one_past<<<4, 256>>>(a, b, 1000);
+    return finish(c, true);
+  }
+  if (!std::strcmp(c, "page_past")) {
+    float *a, *b;
+    cudaMalloc(&a, 1024 * sizeof(float));
+    cudaMalloc(&b, 2048 * sizeof(float));
+    cudaMemset(a, 0, 1024 * sizeof(float));
+    page_past<<<5, 256>>>(a, b, 1024);
+    return finish(c, true);
+  }
+  if (!std::strcmp(c, "page_past_double")) {
+    double *a, *b;
+    cudaMalloc(&a, 512 * sizeof(double));
+    cudaMalloc(&b, 1024 * sizeof(double));
+    cudaMemset(a, 0, 512 * sizeof(double));
+    page_past_double<<<3, 256>>>(a, b, 512);
     return finish(c, true);
   }
   if (!std::strcmp(c, "odd_past") || !std::strcmp(c, "odd_size")) {
