@@ -93,11 +93,7 @@ __global__ void one_past(const float *in, float *out, int n) { // i <= n
 // Arrays of exactly one page (4096 bytes): every byte of the page is addressable, so the checker
 // settles their accesses by the page (page_ok, instrument.cpp); the read one past is on the next
 // page, which must not count as addressable.
-__global__ void page_past(const float *in, float *out, int n) { // i <= n
-  int i = blockIdx.x * blockDim.x + threadIdx.x;
-  if (i <= n) out[i] = in[i];
-}
-__global__ void page_past_double(const double *in, double *out, int n) { // i <= n
+template <class T> __global__ void page_past(const T *in, T *out, int n) { // i <= n
   int i = blockIdx.x * blockDim.x + threadIdx.x;
   if (i <= n) out[i] = in[i];
 }
@@ -254,6 +250,17 @@ static int finish(const char *name, bool right) {
   return right ? 0 : 1;
 }
 
+// page_past over a block of exactly one page, one thread per element and one more.
+template <class T> static int run_page_past(const char *name) {
+  const int n = 4096 / sizeof(T);
+  T *a, *b;
+  cudaMalloc(&a, n * sizeof(T));
+  cudaMalloc(&b, 2 * n * sizeof(T));
+  cudaMemset(a, 0, n * sizeof(T));
+  page_past<<<n / 256 + 1, 256>>>(a, b, n);
+  return finish(name, true);
+}
+
 int main(int argc, char **argv) {
   const char *c = argc > 1 ? argv[1] : "";
   int *in, *out, *data;
@@ -332,22 +339,8 @@ int main(int argc, char **argv) {
     one_past<<<4, 256>>>(a, b, 1000);
     return finish(c, true);
   }
-  if (!std::strcmp(c, "page_past")) {
-    float *a, *b;
-    cudaMalloc(&a, 1024 * sizeof(float));
-    cudaMalloc(&b, 2048 * sizeof(float));
-    cudaMemset(a, 0, 1024 * sizeof(float));
-    page_past<<<5, 256>>>(a, b, 1024);
-    return finish(c, true);
-  }
-  if (!std::strcmp(c, "page_past_double")) {
-    double *a, *b;
-    cudaMalloc(&a, 512 * sizeof(double));
-    cudaMalloc(&b, 1024 * sizeof(double));
-    cudaMemset(a, 0, 512 * sizeof(double));
-    page_past_double<<<3, 256>>>(a, b, 512);
-    return finish(c, true);
-  }
+  if (!std::strcmp(c, "page_past")) return run_page_past<float>(c);
+  if (!std::strcmp(c, "page_past_double")) return run_page_past<double>(c);
   if (!std::strcmp(c, "odd_past") || !std::strcmp(c, "odd_size")) {
     int *a, *b, host[128];
     cudaMalloc(&a, 3 * sizeof(int));
